@@ -1,0 +1,59 @@
+/// How the design canvas maps onto an output of another size.
+public enum ScaleMode: String, Sendable, CaseIterable {
+    /// Uniform, centred, letterboxed in the background colour.
+    case fit
+    /// Uniform, centred, cropped.
+    case fill
+    /// Each axis on its own.
+    case stretch
+    /// 1:1, centred.
+    case none
+}
+
+/// Reading direction: it sets the default sliding direction and `natural` alignment.
+public enum LayoutDirection: String, Sendable, CaseIterable {
+    case ltr, rtl
+}
+
+/// The design size and what lies under the skeleton.
+public struct CanvasSpec: Sendable, Hashable {
+    public var width: Int
+    public var height: Int
+    public var background: Color
+    public var scale: ScaleMode
+    public var direction: LayoutDirection
+
+    public init(width: Int, height: Int, background: Color = .white, scale: ScaleMode = .fit,
+                direction: LayoutDirection = .ltr) {
+        self.width = width
+        self.height = height
+        self.background = background
+        self.scale = scale
+        self.direction = direction
+    }
+
+    public var size: Size { Size(width: width, height: height) }
+}
+
+/// A whole layout file: an app's first screen.
+public struct Layout: Sendable, Hashable {
+    public var name: String
+    public var canvas: CanvasSpec
+    public var appearance: Appearance
+    public var presentation: Presentation
+    public var root: Node
+
+    public init(name: String, canvas: CanvasSpec, appearance: Appearance = Appearance(),
+                presentation: Presentation = Presentation(), root: Node) {
+        self.name = name
+        self.canvas = canvas
+        self.appearance = appearance
+        self.presentation = presentation
+        self.root = root
+    }
+
+    /// The sliding direction in force: as given, else rightLeft for right-to-left layouts.
+    public var effectiveDirection: SlideDirection {
+        presentation.animation.direction ?? (canvas.direction == .rtl ? .rightLeft : .leftRight)
+    }
+}

@@ -1,0 +1,292 @@
+/// Turns a parsed layout document into a `Layout`, collecting every issue on the way.
+public struct LayoutDecoder {
+    var reader = ValueReader()
+    private var ids: [String: String] = [:]
+
+    public init() {}
+
+    public var issues: [LayoutIssue] { reader.issues }
+
+    /// Decodes a whole layout; nil when any issue was found (they are in `issues`).
+    public mutating func decodeLayout(_ document: JSONValue, defaultName: String) -> Layout? {
+        let path = JSONPath.document
+        guard var top = reader.object(document, path) else { return nil }
+        _ = top.member("$schema")
+        _ = top.member("description")
+        let name = top.member("name").flatMap { reader.string($0.value, $0.path) } ?? defaultName
+        var canvas: CanvasSpec?
+        if let m = top.member("canvas") { canvas = decodeCanvas(m.value, m.path) } else {
+            reader.fail(path.key("canvas"), "missing key \"canvas\": a layout needs {\"width\", \"height\"}")
+        }
+        let appearance = top.member("appearance").map { decodeAppearance($0.value, $0.path) } ?? Appearance()
+        let presentation = top.member("presentation").map { decodePresentation($0.value, $0.path) } ?? Presentation()
+        var root: Node?
+        if let m = top.member("root") { root = decodeNode(m.value, m.path, isTemplate: false) } else {
+            reader.fail(path.key("root"), "missing key \"root\": a layout needs a root node")
+        }
+        reader.issues += top.unknownKeyIssues()
+        guard let canvas, let root, reader.issues.isEmpty else { return nil }
+        return Layout(name: name, canvas: canvas, appearance: appearance, presentation: presentation, root: root)
+    }
+
+    mutating func decodeCanvas(_ value: JSONValue, _ path: JSONPath) -> CanvasSpec? {
+        guard var o = reader.object(value, path) else { return nil }
+        let width = o.member("width").flatMap { reader.integer($0.value, $0.path, in: 1...16384) }
+        let height = o.member("height").flatMap { reader.integer($0.value, $0.path, in: 1...16384) }
+        for key in ["width", "height"] where !o.has(key) {
+            reader.fail(path.key(key), "missing key \"\(key)\": expected an integer from 1 to 16384")
+        }
+        let background = o.member("background").flatMap { reader.color($0.value, $0.path) } ?? .white
+        let scale = o.member("scale").flatMap { reader.enumeration($0.value, $0.path, ScaleMode.self) } ?? .fit
+        let direction = o.member("direction").flatMap { reader.enumeration($0.value, $0.path, LayoutDirection.self) } ?? .ltr
+        reader.issues += o.unknownKeyIssues()
+        guard let width, let height else { return nil }
+        return CanvasSpec(width: width, height: height, background: background, scale: scale, direction: direction)
+    }
+
+    public mutating func decodeAppearanceValue(_ value: JSONValue, path: String) -> Appearance {
+        decodeAppearance(value, JSONPath(text: path))
+    }
+
+    mutating func decodeAppearance(_ value: JSONValue, _ path: JSONPath) -> Appearance {
+        var result = Appearance()
+        guard var o = reader.object(value, path) else { return result }
+        if let m = o.member("tint"), let c = reader.color(m.value, m.path) { result.tint = c }
+        if let m = o.member("gradient"), let g = reader.gradient(m.value, m.path) { result.gradient = g }
+        if let m = o.member("textLineHeight"), let v = reader.number(m.value, m.path, in: 0...4096, exclusiveMinimum: true) {
+            result.textLineHeight = v
+        }
+        if let m = o.member("textLineSpacing"), let v = reader.number(m.value, m.path, in: 0...4096) {
+            result.textLineSpacing = v
+        }
+        if let m = o.member("lastLineFillPercent"), let v = reader.number(m.value, m.path, in: -.greatestFiniteMagnitude...(.greatestFiniteMagnitude)) {
+            result.lastLineFillPercent = min(100, max(0, v))
+        }
+        if let m = o.member("linesCornerRadius"), let v = reader.number(m.value, m.path, in: 0...4096) {
+            result.linesCornerRadius = v
+        }
+        if let m = o.member("cornerRadius"), let v = reader.number(m.value, m.path, in: 0...4096) { result.cornerRadius = v }
+        if let m = o.member("scheme"), let v = reader.enumeration(m.value, m.path, ColorScheme.self) { result.scheme = v }
+        reader.issues += o.unknownKeyIssues()
+        return result
+    }
+
+    mutating func decodePresentation(_ value: JSONValue, _ path: JSONPath) -> Presentation {
+        var result = Presentation()
+        guard var o = reader.object(value, path) else { return result }
+        if let m = o.member("style"), let v = reader.enumeration(m.value, m.path, SkeletonStyle.self) { result.style = v }
+        if let m = o.member("animated"), let v = reader.bool(m.value, m.path) { result.animated = v }
+        if let m = o.member("animation") { result.animation = decodeAnimation(m.value, m.path) }
+        if let m = o.member("transition"), let v = decodeTransition(m.value, m.path) { result.transition = v }
+        if let m = o.member("reducedMotion"), let v = reader.bool(m.value, m.path) { result.reducedMotion = v }
+        reader.issues += o.unknownKeyIssues()
+        return result
+    }
+
+    mutating func decodeAnimation(_ value: JSONValue, _ path: JSONPath, base: AnimationSpec = AnimationSpec()) -> AnimationSpec {
+        var result = base
+        guard var o = reader.object(value, path) else { return result }
+        if let m = o.member("direction"), let v = reader.enumeration(m.value, m.path, SlideDirection.self) { result.direction = v }
+        if let m = o.member("duration"), let v = reader.number(m.value, m.path, in: 0...600, exclusiveMinimum: true) {
+            result.duration = v
+        }
+        if let m = o.member("timing"), let v = reader.enumeration(m.value, m.path, TimingCurveName.self) { result.timing = v }
+        if let m = o.member("autoreverse"), let v = reader.bool(m.value, m.path) { result.autoreverse = v }
+        if let m = o.member("pause"), let v = reader.number(m.value, m.path, in: 0...600) { result.pause = v }
+        if let m = o.member("space"), let v = reader.enumeration(m.value, m.path, SweepSpace.self) { result.space = v }
+        if let m = o.member("stagger"), let v = reader.number(m.value, m.path, in: 0...60) { result.stagger = v }
+        reader.issues += o.unknownKeyIssues()
+        return result
+    }
+
+    mutating func decodeTransition(_ value: JSONValue, _ path: JSONPath) -> TransitionSpec? {
+        guard var o = reader.object(value, path) else { return nil }
+        let kind = o.member("kind").flatMap { reader.string($0.value, $0.path).map { ($0, path.key("kind")) } }
+        let duration = o.member("duration").flatMap { reader.number($0.value, $0.path, in: 0...60) }
+        reader.issues += o.unknownKeyIssues()
+        guard let (name, kindPath) = kind else {
+            if !o.has("kind") { reader.fail(path.key("kind"), "missing key \"kind\": expected \"none\" or \"crossDissolve\"") }
+            return nil
+        }
+        switch name {
+        case "none": return TransitionSpec.none
+        case "crossDissolve": return .crossDissolve(duration: duration ?? TransitionSpec.defaultCrossDissolveDuration)
+        default:
+            reader.fail(kindPath, "unknown value \"\(name)\": expected one of \"none\", \"crossDissolve\"")
+            return nil
+        }
+    }
+
+    private static let commonNodeKeys = ["kind", "id", "frame", "skeletonable", "hiddenWhenSkeletonActive", "background",
+                                         "cornerRadius", "shape", "tint", "gradient", "textLineHeight", "textLineSpacing",
+                                         "lastLineFillPercent", "linesCornerRadius", "animationDelay"]
+
+    mutating func decodeNode(_ value: JSONValue, _ path: JSONPath, isTemplate: Bool) -> Node? {
+        guard var o = reader.object(value, path) else { return nil }
+        let kind: NodeKind?
+        if let m = o.member("kind") { kind = reader.enumeration(m.value, m.path, NodeKind.self) } else {
+            reader.fail(path.key("kind"), "missing key \"kind\": expected one of \"view\", \"text\", \"image\", \"list\", \"grid\"")
+            kind = nil
+        }
+        var id: String?
+        if let m = o.member("id"), let s = reader.string(m.value, m.path) {
+            if s.isEmpty { reader.fail(m.path, "an id must not be empty") }
+            else if let first = ids[s] { reader.fail(m.path, "duplicate id \"\(s)\": already used at \(first)") }
+            else { ids[s] = m.path.text; id = s }
+        }
+        var frame = FrameSpec.fullParent
+        if let m = o.member("frame"), let f = decodeFrame(m.value, m.path) { frame = f }
+        let skeletonable = o.member("skeletonable").flatMap { reader.bool($0.value, $0.path) } ?? true
+        let hidden = o.member("hiddenWhenSkeletonActive").flatMap { reader.bool($0.value, $0.path) } ?? false
+        let background = o.member("background").flatMap { reader.color($0.value, $0.path) }
+        let cornerRadius = o.member("cornerRadius").flatMap { reader.number($0.value, $0.path, in: 0...4096) }
+        let shape = o.member("shape").flatMap { reader.enumeration($0.value, $0.path, NodeShape.self) } ?? .rectangle
+        var appearance = NodeAppearance()
+        appearance.tint = o.member("tint").flatMap { reader.color($0.value, $0.path) }
+        appearance.gradient = o.member("gradient").flatMap { reader.gradient($0.value, $0.path) }
+        appearance.textLineHeight = o.member("textLineHeight").flatMap {
+            reader.number($0.value, $0.path, in: 0...4096, exclusiveMinimum: true)
+        }
+        appearance.textLineSpacing = o.member("textLineSpacing").flatMap { reader.number($0.value, $0.path, in: 0...4096) }
+        appearance.lastLineFillPercent = o.member("lastLineFillPercent").flatMap {
+            reader.number($0.value, $0.path, in: -.greatestFiniteMagnitude...(.greatestFiniteMagnitude)).map { min(100, max(0, $0)) }
+        }
+        appearance.linesCornerRadius = o.member("linesCornerRadius").flatMap { reader.number($0.value, $0.path, in: 0...4096) }
+        let delay = o.member("animationDelay").flatMap { reader.number($0.value, $0.path, in: 0...60) } ?? 0
+
+        var children: [Node] = []
+        var text: TextSpec?
+        var list: ListSpec?
+        var grid: GridSpec?
+        switch kind {
+        case .view:
+            if let m = o.member("children"), let items = reader.array(m.value, m.path) {
+                for (i, item) in items.enumerated() {
+                    if let child = decodeNode(item, m.path.index(i), isTemplate: isTemplate) { children.append(child) }
+                }
+            }
+        case .text: text = decodeText(&o)
+        case .list: list = decodeList(&o, path)
+        case .grid: grid = decodeGrid(&o, path)
+        case .image, nil: break
+        }
+        for key in ["children"] where kind != .view && o.has(key) && kind != nil {
+            reader.fail(path.key(key), "a \(kind!.rawValue) node has no children: only a view does (lists and grids take templates)")
+            _ = o.member(key)
+        }
+        if kind == nil {
+            for key in ["children", "lines", "padding", "lastLineAlignment", "verticalAlignment", "rowHeight", "rows",
+                        "row", "sections", "itemSize", "spacing", "items", "item"] { _ = o.member(key) }
+        }
+        reader.issues += o.unknownKeyIssues()
+        guard let kind else { return nil }
+        return Node(kind: kind, id: id, frame: frame, skeletonable: skeletonable, hiddenWhenSkeletonActive: hidden,
+                    background: background, cornerRadius: cornerRadius, shape: shape, appearance: appearance,
+                    animationDelay: delay, children: children, text: text, list: list, grid: grid, path: path.text)
+    }
+
+    private mutating func decodeFrame(_ value: JSONValue, _ path: JSONPath) -> FrameSpec? {
+        guard let items = reader.array(value, path) else { return nil }
+        guard items.count == 4 else {
+            reader.fail(path, "expected [x, y, width, height] (4 values), found \(items.count)")
+            return nil
+        }
+        let x = reader.dimension(items[0], path.index(0), isSize: false)
+        let y = reader.dimension(items[1], path.index(1), isSize: false)
+        let w = reader.dimension(items[2], path.index(2), isSize: true)
+        let h = reader.dimension(items[3], path.index(3), isSize: true)
+        guard let x, let y, let w, let h else { return nil }
+        return FrameSpec(x: x, y: y, width: w, height: h)
+    }
+
+    private mutating func decodeText(_ o: inout ObjectReader) -> TextSpec {
+        var spec = TextSpec()
+        if let m = o.member("lines"), let v = reader.repeatCount(m.value, m.path, minimum: 1) { spec.lines = v }
+        if let m = o.member("padding"), let v = decodeInsets(m.value, m.path) { spec.padding = v }
+        if let m = o.member("lastLineAlignment"), let v = reader.enumeration(m.value, m.path, LastLineAlignment.self) {
+            spec.lastLineAlignment = v
+        }
+        if let m = o.member("verticalAlignment"), let v = reader.enumeration(m.value, m.path, VerticalAlignment.self) {
+            spec.verticalAlignment = v
+        }
+        return spec
+    }
+
+    private mutating func decodeInsets(_ value: JSONValue, _ path: JSONPath) -> EdgeInsets? {
+        if case .number = value {
+            guard let v = reader.number(value, path, in: 0...4096) else { return nil }
+            return EdgeInsets(top: v, left: v, bottom: v, right: v)
+        }
+        guard case .object = value, var o = reader.object(value, path) else {
+            reader.fail(path, "expected a number or {\"top\", \"left\", \"bottom\", \"right\"}, found \(value.typeDescription)")
+            return nil
+        }
+        var insets = EdgeInsets()
+        if let m = o.member("top"), let v = reader.number(m.value, m.path, in: 0...4096) { insets.top = v }
+        if let m = o.member("left"), let v = reader.number(m.value, m.path, in: 0...4096) { insets.left = v }
+        if let m = o.member("bottom"), let v = reader.number(m.value, m.path, in: 0...4096) { insets.bottom = v }
+        if let m = o.member("right"), let v = reader.number(m.value, m.path, in: 0...4096) { insets.right = v }
+        reader.issues += o.unknownKeyIssues()
+        return insets
+    }
+
+    private mutating func decodeList(_ o: inout ObjectReader, _ path: JSONPath) -> ListSpec? {
+        let rowHeight = o.member("rowHeight").flatMap { reader.number($0.value, $0.path, in: 0...16384, exclusiveMinimum: true) }
+        if !o.has("rowHeight") { reader.fail(path.key("rowHeight"), "missing key \"rowHeight\": a list needs a row height") }
+        let row = o.member("row").flatMap { decodeNode($0.value, $0.path, isTemplate: true) }
+        if !o.has("row") { reader.fail(path.key("row"), "missing key \"row\": a list needs a row template node") }
+        let rows = o.member("rows").flatMap { reader.repeatCount($0.value, $0.path, minimum: 0) }
+        var sections: [ListSection]?
+        if let m = o.member("sections"), let items = reader.array(m.value, m.path) {
+            if o.has("rows") { reader.fail(path.key("rows"), "give \"rows\" per section when a list has \"sections\"") }
+            sections = []
+            for (i, item) in items.enumerated() {
+                if let s = decodeSection(item, m.path.index(i), defaultHeight: rowHeight ?? 0) { sections!.append(s) }
+            }
+        }
+        guard let rowHeight, let row else { return nil }
+        return ListSpec(rowHeight: rowHeight, row: row, sections: sections ?? [ListSection(rows: rows ?? .auto)])
+    }
+
+    private mutating func decodeSection(_ value: JSONValue, _ path: JSONPath, defaultHeight: Double) -> ListSection? {
+        guard var o = reader.object(value, path) else { return nil }
+        var section = ListSection()
+        section.header = o.member("header").flatMap { decodeNode($0.value, $0.path, isTemplate: true) }
+        section.headerHeight = o.member("headerHeight").flatMap { reader.number($0.value, $0.path, in: 0...16384) }
+            ?? (section.header == nil ? 0 : defaultHeight)
+        if let m = o.member("rows"), let v = reader.repeatCount(m.value, m.path, minimum: 0) { section.rows = v }
+        section.footer = o.member("footer").flatMap { decodeNode($0.value, $0.path, isTemplate: true) }
+        section.footerHeight = o.member("footerHeight").flatMap { reader.number($0.value, $0.path, in: 0...16384) }
+            ?? (section.footer == nil ? 0 : defaultHeight)
+        reader.issues += o.unknownKeyIssues()
+        return section
+    }
+
+    private mutating func decodeGrid(_ o: inout ObjectReader, _ path: JSONPath) -> GridSpec? {
+        var size: (Double, Double)?
+        if let m = o.member("itemSize") { size = decodePair(m.value, m.path, positive: true) } else {
+            reader.fail(path.key("itemSize"), "missing key \"itemSize\": a grid needs [width, height]")
+        }
+        var spacing = (0.0, 0.0)
+        if let m = o.member("spacing") {
+            if case .number = m.value, let v = reader.number(m.value, m.path, in: 0...16384) { spacing = (v, v) }
+            else if case .number = m.value {} else if let pair = decodePair(m.value, m.path, positive: false) { spacing = pair }
+        }
+        let items = o.member("items").flatMap { reader.repeatCount($0.value, $0.path, minimum: 0) } ?? .auto
+        let item = o.member("item").flatMap { decodeNode($0.value, $0.path, isTemplate: true) }
+        guard let size else { return nil }
+        return GridSpec(itemWidth: size.0, itemHeight: size.1, spacingX: spacing.0, spacingY: spacing.1, items: items, item: item)
+    }
+
+    private mutating func decodePair(_ value: JSONValue, _ path: JSONPath, positive: Bool) -> (Double, Double)? {
+        guard let items = reader.array(value, path) else { return nil }
+        guard items.count == 2 else {
+            reader.fail(path, "expected [width, height] (2 numbers), found \(items.count) values")
+            return nil
+        }
+        let a = reader.number(items[0], path.index(0), in: 0...16384, exclusiveMinimum: positive)
+        let b = reader.number(items[1], path.index(1), in: 0...16384, exclusiveMinimum: positive)
+        guard let a, let b else { return nil }
+        return (a, b)
+    }
+}

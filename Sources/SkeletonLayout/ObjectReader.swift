@@ -1,0 +1,62 @@
+/// Reads one JSON object's members, remembers which keys were asked for, and reports the rest
+/// as unknown (with the closest known key as a suggestion).
+struct ObjectReader {
+    let path: JSONPath
+    private let members: [String: JSONValue]
+    private var known: [String] = []
+
+    init(members: [String: JSONValue], path: JSONPath) {
+        self.members = members
+        self.path = path
+    }
+
+    /// The member under `key`, with its path; nil when absent.
+    mutating func member(_ key: String) -> (value: JSONValue, path: JSONPath)? {
+        known.append(key)
+        guard let value = members[key] else { return nil }
+        return (value, path.key(key))
+    }
+
+    func has(_ key: String) -> Bool { members[key] != nil }
+
+    /// Issues for keys that were never asked for, in sorted order.
+    func unknownKeyIssues() -> [LayoutIssue] {
+        let knownSet = Set(known)
+        return members.keys.filter { !knownSet.contains($0) }.sorted().map { key in
+            var message = "unknown key \"\(key)\""
+            if let suggestion = ObjectReader.closest(to: key, in: known) {
+                message += " (did you mean \"\(suggestion)\"?)"
+            } else {
+                message += "; expected one of: " + known.sorted().joined(separator: ", ")
+            }
+            return LayoutIssue(path: path.key(key).text, message: message)
+        }
+    }
+
+    static func closest(to word: String, in candidates: [String]) -> String? {
+        let lowered = Array(word.lowercased())
+        var best: (String, Int)?
+        for candidate in candidates {
+            let distance = editDistance(lowered, Array(candidate.lowercased()))
+            if distance <= max(1, candidate.count / 3), distance < (best?.1 ?? Int.max) {
+                best = (candidate, distance)
+            }
+        }
+        return best?.0
+    }
+
+    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

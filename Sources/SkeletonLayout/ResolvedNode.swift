@@ -1,0 +1,28 @@
+/// A node placed in output pixels, as `skeletond tree` prints it (SkeletonView's debug description).
+public struct ResolvedNode: Sendable, Hashable {
+    public var kind: NodeKind
+    public var id: String?
+    public var skeletonable: Bool
+    /// True when the node is drawn as a skeleton shape (a skeletonable leaf under skeletonable ancestors).
+    public var isSkeleton: Bool
+    public var hidden: Bool
+    public var frame: Rect
+    /// Text bars, in output pixels, for text nodes drawn as skeletons.
+    public var bars: [Rect]
+    public var children: [ResolvedNode]
+
+    /// The tree as JSON: kind, id, skeletonable, frame, children (plus skeleton, hidden and lines where they apply).
+    public var json: JSONValue {
+        var members: [String: JSONValue] = [
+            "kind": .string(kind.rawValue),
+            "skeletonable": .bool(skeletonable),
+            "skeleton": .bool(isSkeleton),
+            "frame": .array([frame.x, frame.y, frame.width, frame.height].map { .number(($0 * 1000).rounded() / 1000) }),
+            "children": .array(children.map(\.json)),
+        ]
+        if let id { members["id"] = .string(id) }
+        if hidden { members["hidden"] = .bool(true) }
+        if kind == .text && isSkeleton { members["lines"] = .number(Double(bars.count)) }
+        return .object(members)
+    }
+}

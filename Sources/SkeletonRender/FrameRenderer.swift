@@ -1,0 +1,111 @@
+import SkeletonLayout
+
+/// Draws a resolved layout with a presentation at a given time, whole or by regions, and
+/// reports which rectangles changed since the previous frame it drew (for a cheap present).
+public final class FrameRenderer: @unchecked Sendable {
+    public let layout: ResolvedLayout
+    public let animator: ShapeAnimator
+    private let background: UInt32
+    private let itemBounds: [PixelRect]
+    private var lastTime: Double?
+
+    public init(layout: ResolvedLayout, presentation: Presentation, direction: SlideDirection) {
+        self.layout = layout
+        self.animator = ShapeAnimator(presentation: presentation, direction: direction, outputSize: layout.outputSize)
+        self.background = layout.background.xrgb
+        self.itemBounds = layout.items.map { item in
+            switch item {
+            case .content(let fill): return PixelRect(enclosing: fill.rect.intersection(fill.clip))
+            case .skeleton(let shape): return PixelRect(enclosing: shape.rect.intersection(shape.clip))
+            }
+        }
+    }
+
+    public var outputBounds: PixelRect {
+        PixelRect(x: 0, y: 0, width: layout.outputSize.width, height: layout.outputSize.height)
+    }
+
+    /// True when successive frames differ.
+    public var isAnimating: Bool { animator.moves && !layout.skeletonShapes.isEmpty }
+
+    /// Redraws everything inside `region` (background, content, skeletons) for `time`.
+    public func draw(_ region: PixelRect, at time: Double, into canvas: Canvas) {
+        let region = region.intersection(canvas.bounds)
+        guard !region.isEmpty else { return }
+        canvas.fill(region, with: background)
+        for (index, item) in layout.items.enumerated() where itemBounds[index].intersects(region) {
+            switch item {
+            case .content(let fill):
+                Rasterizer.fillRoundedRect(canvas, rect: fill.rect, radius: fill.cornerRadius, clip: fill.clip,
+                                           region: region, paint: .solid(fill.color))
+            case .skeleton(let shape):
+                Rasterizer.fillRoundedRect(canvas, rect: shape.rect, radius: shape.cornerRadius, clip: shape.clip,
+                                           region: region, paint: animator.paint(for: shape, at: time))
+            }
+        }
+    }
+
+    /// Draws the whole frame and remembers `time` as the last frame drawn.
+    @discardableResult
+    public func renderFull(at time: Double, into canvas: Canvas) -> PixelRect {
+        draw(canvas.bounds, at: time, into: canvas)
+        lastTime = time
+        return canvas.bounds
+    }
+
+    /// Draws the frame for `time` into a canvas that holds this renderer's previous frame,
+    /// touching only what changed; returns those rectangles (the whole canvas the first time).
+    public func render(at time: Double, into canvas: Canvas) -> [PixelRect] {
+        guard let last = lastTime else { return [renderFull(at: time, into: canvas)] }
+        let rects = changedRects(from: last, to: time)
+        for rect in rects { draw(rect, at: time, into: canvas) }
+        lastTime = time
+        return rects
+    }
+
+    /// Forgets the previous frame: the next `render` draws everything.
+    public func invalidate() { lastTime = nil }
+
+    /// The pixel rectangles that can differ between the frames at `t0` and `t1`.
+    public func changedRects(from t0: Double, to t1: Double) -> [PixelRect] {
+        var rects: [PixelRect] = []
+        for shape in layout.skeletonShapes {
+            guard let area = animator.changedArea(of: shape, from: t0, to: t1) else { continue }
+            let rect = PixelRect(enclosing: area).intersection(outputBounds)
+            if !rect.isEmpty { rects.append(rect) }
+        }
+        return PixelRect.coalesce(rects)
+    }
+}
+
+extension PixelRect {
+    /// The smallest pixel rectangle that contains `r`.
+    public init(enclosing r: Rect) {
+        let x0 = Int(r.x.rounded(.down)), y0 = Int(r.y.rounded(.down))
+        let x1 = Int(r.maxX.rounded(.up)), y1 = Int(r.maxY.rounded(.up))
+        self.init(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
+    }
+
+    /// Drops rectangles inside others and merges overlapping ones whose union wastes little.
+    public static func coalesce(_ input: [PixelRect]) -> [PixelRect] {
+        var rects = input.filter { !$0.isEmpty }
+        var merged = true
+        while merged {
+            merged = false
+            outer: for i in rects.indices {
+                for j in rects.indices where j > i {
+                    let a = rects[i], b = rects[j]
+                    let u = a.union(b)
+                    let overlap = a.intersection(b).area
+                    if a.contains(b) || b.contains(a) || (overlap > 0 && u.area <= a.area + b.area - overlap + (a.area + b.area) / 8) {
+                        rects[i] = u
+                        rects.remove(at: j)
+                        merged = true
+                        break outer
+                    }
+                }
+            }
+        }
+        return rects
+    }
+}

@@ -1,0 +1,39 @@
+/// A rectangle of whole pixels.
+public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    public var maxX: Int { x + width }
+    public var maxY: Int { y + height }
+    public var isEmpty: Bool { width <= 0 || height <= 0 }
+    public var area: Int { isEmpty ? 0 : width * height }
+
+    public func intersection(_ o: PixelRect) -> PixelRect {
+        let l = max(x, o.x), t = max(y, o.y), r = min(maxX, o.maxX), b = min(maxY, o.maxY)
+        return PixelRect(x: l, y: t, width: max(0, r - l), height: max(0, b - t))
+    }
+
+    public func union(_ o: PixelRect) -> PixelRect {
+        if isEmpty { return o }
+        if o.isEmpty { return self }
+        let l = min(x, o.x), t = min(y, o.y), r = max(maxX, o.maxX), b = max(maxY, o.maxY)
+        return PixelRect(x: l, y: t, width: r - l, height: b - t)
+    }
+
+    public func intersects(_ o: PixelRect) -> Bool { !intersection(o).isEmpty }
+
+    public func contains(_ o: PixelRect) -> Bool {
+        o.x >= x && o.y >= y && o.maxX <= maxX && o.maxY <= maxY
+    }
+
+    public var description: String { "\(width)x\(height)+\(x)+\(y)" }
+}

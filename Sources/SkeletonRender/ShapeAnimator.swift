@@ -1,0 +1,81 @@
+import SkeletonLayout
+
+/// Turns a presentation into each shape's paint at a given time, and says which part of a
+/// shape can differ between two times (the union of the sliding band's two positions).
+public struct ShapeAnimator: Sendable {
+    public let presentation: Presentation
+    public let direction: SlideDirection
+    public let timeline: AnimationTimeline
+    /// The whole output, the frame of reference of a screen-space sweep.
+    public let screen: Rect
+
+    public init(presentation: Presentation, direction: SlideDirection, outputSize: Size) {
+        self.presentation = presentation
+        self.direction = direction
+        self.timeline = AnimationTimeline(style: presentation.style, animation: presentation.animation)
+        self.screen = Rect(x: 0, y: 0, width: Double(outputSize.width), height: Double(outputSize.height))
+    }
+
+    public var moves: Bool { presentation.moves }
+
+    /// Eased progress of one shape at `time` (its delay taken into account).
+    public func progress(of shape: SkeletonShape, at time: Double) -> Double {
+        moves ? timeline.progress(at: time - shape.delay) : 0
+    }
+
+    public func paint(for shape: SkeletonShape, at time: Double) -> ShapePaint {
+        switch (presentation.style, moves) {
+        case (.solid, false):
+            return .solid(shape.tint)
+        case (.solid, true):
+            return .solid(shape.tint.mixed(with: shape.tint.complement, progress(of: shape, at: time)))
+        case (.gradient, false):
+            let r = shape.rect
+            return ShapePaint(stops: shape.gradient, a: 0, b: 1 / r.height, c: -r.y / r.height)
+        case (.gradient, true):
+            return slidingPaint(shape, progress: progress(of: shape, at: time))
+        }
+    }
+
+    /// The sliding gradient: parameter = s + 1 - 2p, where s runs 0...1 along the direction.
+    private func slidingPaint(_ shape: SkeletonShape, progress p: Double) -> ShapePaint {
+        let f = presentation.animation.space == .screen ? screen : shape.rect
+        let shift = 1 - 2 * p
+        let (a, b, c): (Double, Double, Double)
+        switch direction {
+        case .leftRight: (a, b, c) = (1 / f.width, 0, -f.x / f.width + shift)
+        case .rightLeft: (a, b, c) = (-1 / f.width, 0, 1 + f.x / f.width + shift)
+        case .topBottom: (a, b, c) = (0, 1 / f.height, -f.y / f.height + shift)
+        case .bottomTop: (a, b, c) = (0, -1 / f.height, 1 + f.y / f.height + shift)
+        case .topLeftBottomRight:
+            (a, b, c) = (0.5 / f.width, 0.5 / f.height, -(f.x / f.width + f.y / f.height) / 2 + shift)
+        case .bottomRightTopLeft:
+            (a, b, c) = (-0.5 / f.width, -0.5 / f.height, 1 + (f.x / f.width + f.y / f.height) / 2 + shift)
+        }
+        return ShapePaint(stops: shape.gradient, a: a, b: b, c: c)
+    }
+
+    /// The part of `shape` whose pixels may differ between `t0` and `t1`; nil when none can.
+    public func changedArea(of shape: SkeletonShape, from t0: Double, to t1: Double) -> Rect? {
+        guard moves else { return nil }
+        let p0 = progress(of: shape, at: t0), p1 = progress(of: shape, at: t1)
+        guard p0 != p1 else { return nil }
+        let bounds = shape.rect.intersection(shape.clip)
+        if presentation.style == .solid { return bounds }
+        let f = presentation.animation.space == .screen ? screen : shape.rect
+        // The band covers s in (2p - 1, 2p); map the union of both positions back to pixels.
+        let s0 = min(p0, p1) * 2 - 1, s1 = max(p0, p1) * 2
+        var band: Rect
+        switch direction {
+        case .leftRight: band = Rect(x: f.x + s0 * f.width, y: bounds.y, width: (s1 - s0) * f.width, height: bounds.height)
+        case .rightLeft:
+            band = Rect(x: f.x + (1 - s1) * f.width, y: bounds.y, width: (s1 - s0) * f.width, height: bounds.height)
+        case .topBottom: band = Rect(x: bounds.x, y: f.y + s0 * f.height, width: bounds.width, height: (s1 - s0) * f.height)
+        case .bottomTop:
+            band = Rect(x: bounds.x, y: f.y + (1 - s1) * f.height, width: bounds.width, height: (s1 - s0) * f.height)
+        case .topLeftBottomRight, .bottomRightTopLeft: band = bounds
+        }
+        let changed = band.intersection(bounds)
+        return changed.isEmpty ? nil : changed
+    }
+}

@@ -51,9 +51,4 @@ public struct Layout: Sendable, Hashable {
         self.presentation = presentation
         self.root = root
     }
-
-    /// The sliding direction in force: as given, else rightLeft for right-to-left layouts.
-    public var effectiveDirection: SlideDirection {
-        presentation.animation.direction ?? (canvas.direction == .rtl ? .rightLeft : .leftRight)
-    }
 }

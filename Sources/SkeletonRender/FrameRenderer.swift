@@ -6,20 +6,33 @@ public final class FrameRenderer: @unchecked Sendable {
     public let layout: ResolvedLayout
     public let animator: ShapeAnimator
     private let background: UInt32
-    private let itemBounds: [PixelRect]
+    private let masks: [CoverageMask]
     private var lastTime: Double?
 
     public init(layout: ResolvedLayout, presentation: Presentation, direction: SlideDirection) {
         self.layout = layout
         self.animator = ShapeAnimator(presentation: presentation, direction: direction, outputSize: layout.outputSize)
         self.background = layout.background.xrgb
-        self.itemBounds = layout.items.map { item in
+        self.masks = layout.items.map { item in
             switch item {
-            case .content(let fill): return PixelRect(enclosing: fill.rect.intersection(fill.clip))
-            case .skeleton(let shape): return PixelRect(enclosing: shape.rect.intersection(shape.clip))
+            case .content(let fill): return CoverageMask(rect: fill.rect, radius: fill.cornerRadius, clip: fill.clip)
+            case .skeleton(let shape): return CoverageMask(rect: shape.rect, radius: shape.cornerRadius, clip: shape.clip)
             }
         }
+        self.shapes = layout.skeletonShapes
+        var tables: [[Color]: GradientTable] = [:]
+        self.tables = layout.items.map { item in
+            guard case .skeleton(let shape) = item, presentation.style == .gradient else { return nil }
+            if let table = tables[shape.gradient] { return table }
+            let table = GradientTable(stops: shape.gradient)
+            tables[shape.gradient] = table
+            return table
+        }
     }
+
+    private let shapes: [SkeletonShape]
+    /// Per item, the sampled gradient its sweep reads (shared between equal gradients).
+    private let tables: [GradientTable?]
 
     public var outputBounds: PixelRect {
         PixelRect(x: 0, y: 0, width: layout.outputSize.width, height: layout.outputSize.height)
@@ -32,17 +45,19 @@ public final class FrameRenderer: @unchecked Sendable {
     public func draw(_ region: PixelRect, at time: Double, into canvas: Canvas) {
         let region = region.intersection(canvas.bounds)
         guard !region.isEmpty else { return }
-        canvas.fill(region, with: background)
-        for (index, item) in layout.items.enumerated() where itemBounds[index].intersects(region) {
+        // The lowest item in the region lays the background around itself as it draws.
+        var backgroundPending = true
+        for (index, item) in layout.items.enumerated() where masks[index].bounds.intersects(region) {
+            let paint: ShapePaint
             switch item {
-            case .content(let fill):
-                Rasterizer.fillRoundedRect(canvas, rect: fill.rect, radius: fill.cornerRadius, clip: fill.clip,
-                                           region: region, paint: .solid(fill.color))
-            case .skeleton(let shape):
-                Rasterizer.fillRoundedRect(canvas, rect: shape.rect, radius: shape.cornerRadius, clip: shape.clip,
-                                           region: region, paint: animator.paint(for: shape, at: time))
+            case .content(let fill): paint = .solid(fill.color)
+            case .skeleton(let shape): paint = animator.paint(for: shape, at: time, table: tables[index])
             }
+            Rasterizer.fill(masks[index], canvas: canvas, region: region, paint: paint,
+                            background: backgroundPending ? background : nil)
+            backgroundPending = false
         }
+        if backgroundPending { canvas.fill(region, with: background) }
     }
 
     /// Draws the whole frame and remembers `time` as the last frame drawn.
@@ -69,7 +84,7 @@ public final class FrameRenderer: @unchecked Sendable {
     /// The pixel rectangles that can differ between the frames at `t0` and `t1`.
     public func changedRects(from t0: Double, to t1: Double) -> [PixelRect] {
         var rects: [PixelRect] = []
-        for shape in layout.skeletonShapes {
+        for shape in shapes {
             guard let area = animator.changedArea(of: shape, from: t0, to: t1) else { continue }
             let rect = PixelRect(enclosing: area).intersection(outputBounds)
             if !rect.isEmpty { rects.append(rect) }
@@ -86,25 +101,27 @@ extension PixelRect {
         self.init(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
     }
 
-    /// Drops rectangles inside others and merges overlapping ones whose union wastes little.
+    /// Merges rectangles that overlap or touch when their union wastes little, and drops
+    /// those inside others. Damage lists are short (one or two rectangles per shape).
     public static func coalesce(_ input: [PixelRect]) -> [PixelRect] {
-        var rects = input.filter { !$0.isEmpty }
-        var merged = true
-        while merged {
-            merged = false
-            outer: for i in rects.indices {
-                for j in rects.indices where j > i {
-                    let a = rects[i], b = rects[j]
-                    let u = a.union(b)
-                    let overlap = a.intersection(b).area
-                    if a.contains(b) || b.contains(a) || (overlap > 0 && u.area <= a.area + b.area - overlap + (a.area + b.area) / 8) {
-                        rects[i] = u
-                        rects.remove(at: j)
-                        merged = true
-                        break outer
-                    }
+        var rects = input.filter { !$0.isEmpty }.sorted { ($0.y, $0.x) < ($1.y, $1.x) }
+        var i = 0
+        while i < rects.count {
+            var j = i + 1
+            var mergedAny = false
+            while j < rects.count {
+                let a = rects[i], b = rects[j]
+                if b.y > a.maxY { break }
+                let u = a.union(b)
+                if u.area <= a.area + b.area - a.intersection(b).area + (a.area + b.area) / 8 {
+                    rects[i] = u
+                    rects.remove(at: j)
+                    mergedAny = true
+                } else {
+                    j += 1
                 }
             }
+            if !mergedAny { i += 1 }
         }
         return rects
     }

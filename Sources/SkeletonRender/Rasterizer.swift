@@ -1,81 +1,85 @@
 import SkeletonLayout
 
-/// Fills anti-aliased rounded rectangles. Geometry is clipped once; each row then has a run of
-/// fully covered pixels (filled by the paint's fast path) and a few edge pixels whose exact
-/// coverage comes from `RoundedRectCoverage`.
+/// Fills coverage masks with paints. Clipping to the region happens once per row; the
+/// fully covered run then takes the paint's fast path (one colour per row, or a precomputed
+/// row of column colours) and only the edge pixels blend.
 public enum Rasterizer {
     /// Fills `rect` with corner `radius`, drawn only inside `clip` and inside the pixel `region`.
     public static func fillRoundedRect(_ canvas: Canvas, rect: Rect, radius: Double, clip: Rect, region: PixelRect,
                                        paint: ShapePaint) {
-        let g = rect.intersection(clip)
-        guard !g.isEmpty else { return }
-        let pixels = PixelRect(x: Int(g.x.rounded(.down)), y: Int(g.y.rounded(.down)),
-                               width: 0, height: 0)
-        let bounds = PixelRect(x: pixels.x, y: pixels.y,
-                               width: Int(g.maxX.rounded(.up)) - pixels.x, height: Int(g.maxY.rounded(.up)) - pixels.y)
-            .intersection(region).intersection(canvas.bounds)
-        guard !bounds.isEmpty else { return }
-        let shape = RoundedRectCoverage(x0: rect.x, y0: rect.y, x1: rect.maxX, y1: rect.maxY, radius: radius)
-        let r = shape.radius
+        fill(CoverageMask(rect: rect, radius: radius, clip: clip), canvas: canvas, region: region, paint: paint)
+    }
 
-        // A sweep along x has the same colours on every row: compute them once.
+    /// Paints `mask` inside `region`. With `background`, the pixels of the region on each row
+    /// outside the fully covered run are first set to it, so the caller need not clear them.
+    public static func fill(_ mask: CoverageMask, canvas: Canvas, region: PixelRect, paint: ShapePaint,
+                            background: UInt32? = nil) {
+        let clip = region.intersection(canvas.bounds)
+        let area = mask.bounds.intersection(clip)
+        guard !area.isEmpty else {
+            if let background { canvas.fill(clip, with: background) }
+            return
+        }
+        if let background {
+            canvas.fill(PixelRect(x: clip.x, y: clip.y, width: clip.width, height: area.y - clip.y), with: background)
+            canvas.fill(PixelRect(x: clip.x, y: area.maxY, width: clip.width, height: clip.maxY - area.maxY), with: background)
+        }
+        // A sweep along x has the same colours on every row: compute them once for the columns drawn.
         var columnColors: [UInt32] = []
         let usesColumns = !paint.isSolid && paint.b == 0
-        if usesColumns {
-            columnColors = (bounds.x..<bounds.maxX).map { paint.color(x: $0, y: 0) }
-        }
+        if usesColumns { columnColors = paint.columnColors(from: area.x, to: area.maxX, xrgb: paint.isOpaque) }
         let solidColor: UInt32? = paint.isSolid ? paint.color(at: paint.c) : nil
+        // Opaque column colours are stored as XRGB; edge pixels put the alpha back.
+        let lutAlpha: UInt32 = paint.isOpaque ? 0xFF00_0000 : 0
 
+        let hasBackground = background != nil
+        let backgroundPixel = background ?? 0
+        let fastRun = paint.isOpaque
         columnColors.withUnsafeBufferPointer { lut in
-            for j in bounds.y..<bounds.maxY {
-                let ry0 = max(Double(j), g.y), ry1 = min(Double(j + 1), g.maxY)
-                let fy = ry1 - ry0
-                guard fy > 0 else { continue }
-                var inset = 0.0
-                if r > 0 {
-                    if ry0 < shape.y0 + r {
-                        let dy = shape.y0 + r - ry0
-                        inset = r - max(0, r * r - dy * dy).squareRoot()
+            mask.runStart.withUnsafeBufferPointer { runStart in
+            mask.runEnd.withUnsafeBufferPointer { runEnd in
+            mask.runCoverage.withUnsafeBufferPointer { runCoverage in
+            mask.edgeOffset.withUnsafeBufferPointer { edgeOffset in
+            mask.edgeX.withUnsafeBufferPointer { edgeX in
+            mask.edgeCoverage.withUnsafeBufferPointer { edgeCoverage in
+                for j in area.y..<area.maxY {
+                    let r = j - mask.bounds.y
+                    let row = canvas.row(j)
+                    let start = max(Int(runStart[r]), area.x), end = min(Int(runEnd[r]), area.maxX)
+                    let coverage = UInt32(runCoverage[r])
+                    if hasBackground {
+                        if start < end && coverage == 255 && fastRun {
+                            fillOpaque(row, from: clip.x, to: start, backgroundPixel)
+                            fillOpaque(row, from: end, to: clip.maxX, backgroundPixel)
+                        } else {
+                            fillOpaque(row, from: clip.x, to: clip.maxX, backgroundPixel)
+                        }
                     }
-                    if ry1 > shape.y1 - r {
-                        let dy = ry1 - (shape.y1 - r)
-                        inset = max(inset, r - max(0, r * r - dy * dy).squareRoot())
+                    let rowColor: UInt32? = solidColor ?? (paint.a == 0 ? paint.color(x: 0, y: j) : nil)
+                    if start < end {
+                        if let color = rowColor {
+                            fillSpan(row, from: start, to: end, color: color, coverage: coverage)
+                        } else if usesColumns {
+                            copySpan(row, from: start, to: end, colors: lut.baseAddress! + (start - area.x),
+                                     coverage: coverage, opaque: fastRun)
+                        } else {
+                            for i in start..<end { put(row, i, paint.color(x: i, y: j), coverage) }
+                        }
+                    }
+                    for e in Int(edgeOffset[r])..<Int(edgeOffset[r + 1]) {
+                        let i = Int(edgeX[e])
+                        guard i >= area.x && i < area.maxX else { continue }
+                        let color = rowColor ?? (usesColumns ? lut[i - area.x] | lutAlpha : paint.color(x: i, y: j))
+                        put(row, i, color, UInt32(edgeCoverage[e]))
                     }
                 }
-                var full0 = Int(max(shape.x0 + inset, g.x).rounded(.up))
-                var full1 = Int(min(shape.x1 - inset, g.maxX).rounded(.down))
-                full0 = min(max(full0, bounds.x), bounds.maxX)
-                full1 = min(max(full1, bounds.x), bounds.maxX)
-                if full1 < full0 { full0 = bounds.x; full1 = bounds.x }
-
-                let row = canvas.row(j)
-                let rowColor: UInt32? = solidColor ?? (paint.a == 0 ? paint.color(x: 0, y: j) : nil)
-                let spanAlpha = fy >= 1 ? 255 : UInt32((fy * 255).rounded())
-
-                if full1 > full0, spanAlpha > 0 {
-                    if let color = rowColor {
-                        fillSpan(row, from: full0, to: full1, color: color, coverage: spanAlpha)
-                    } else if usesColumns {
-                        copySpan(row, from: full0, to: full1, colors: lut.baseAddress! + (full0 - bounds.x),
-                                 coverage: spanAlpha, opaque: paint.isOpaque)
-                    } else {
-                        for i in full0..<full1 { put(row, i, paint.color(x: i, y: j), spanAlpha) }
-                    }
-                }
-                // Edge pixels: exact coverage of the pixel (cut by the clip) by the shape.
-                var i = bounds.x
-                while i < bounds.maxX {
-                    if i == full0 && full1 > full0 { i = full1; continue }
-                    let area = shape.area(max(Double(i), g.x), ry0, min(Double(i + 1), g.maxX), ry1)
-                    let coverage = UInt32((area * 255).rounded())
-                    if coverage > 0 {
-                        let color = rowColor ?? (usesColumns ? lut[i - bounds.x] : paint.color(x: i, y: j))
-                        put(row, i, color, coverage)
-                    }
-                    i += 1
-                }
-            }
+            }}}}}}
         }
+    }
+
+    @inline(__always)
+    private static func fillOpaque(_ row: UnsafeMutablePointer<UInt32>, from: Int, to: Int, _ pixel: UInt32) {
+        if to > from { (row + from).update(repeating: pixel, count: to - from) }
     }
 
     @inline(__always)
@@ -103,9 +107,9 @@ public enum Rasterizer {
     private static func copySpan(_ row: UnsafeMutablePointer<UInt32>, from: Int, to: Int, colors: UnsafePointer<UInt32>,
                                  coverage: UInt32, opaque: Bool) {
         if opaque && coverage == 255 {
-            // Stops are opaque: the alpha byte is 0xFF, so mask while copying.
-            let dst = row + from
-            for k in 0..<(to - from) { dst[k] = colors[k] & 0xFFFFFF }
+            (row + from).update(from: colors, count: to - from)
+        } else if opaque {
+            for k in 0..<(to - from) { row[from + k] = PixelMath.blend(under: row[from + k], over: colors[k], alpha: coverage) }
         } else {
             for k in 0..<(to - from) { put(row, from + k, colors[k], coverage) }
         }

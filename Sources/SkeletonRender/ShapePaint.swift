@@ -3,48 +3,81 @@ import SkeletonLayout
 /// How a shape is filled: the colour at pixel (x, y) is the gradient `stops` (evenly spaced,
 /// clamped at both ends) at parameter `a * (x + 0.5) + b * (y + 0.5) + c`. A solid fill is
 /// one stop; a vertical gradient has `a == 0`; a horizontal sweep has `b == 0`.
-public struct ShapePaint: Sendable, Equatable {
+public struct ShapePaint: Sendable {
     /// Stops as ARGB (alpha in the top byte).
     let stops: [UInt32]
     let a: Double
     let b: Double
     let c: Double
     let isOpaque: Bool
+    /// When set, gradient colours come from this table instead of being interpolated.
+    let table: GradientTable?
 
-    public init(stops: [Color], a: Double = 0, b: Double = 0, c: Double = 0) {
+    public init(stops: [Color], a: Double = 0, b: Double = 0, c: Double = 0, table: GradientTable? = nil) {
         precondition(!stops.isEmpty, "a paint needs a colour")
         self.stops = stops.map { UInt32($0.alpha) << 24 | $0.xrgb }
         self.a = stops.count > 1 ? a : 0
         self.b = stops.count > 1 ? b : 0
         self.c = c
         self.isOpaque = stops.allSatisfy(\.isOpaque)
+        self.table = stops.count > 1 ? table : nil
     }
 
     public static func solid(_ color: Color) -> ShapePaint { ShapePaint(stops: [color]) }
 
     public var isSolid: Bool { stops.count == 1 || (a == 0 && b == 0) }
 
-    /// ARGB at gradient parameter `t`.
+    /// ARGB at gradient parameter `t`: stops interpolated per channel in 16.16 fixed point.
     @inline(__always)
     func color(at t: Double) -> UInt32 {
         let n = stops.count
-        if n == 1 { return stops[0] }
-        if !(t > 0) { return stops[0] }
+        if n == 1 || !(t > 0) { return stops[0] }
         if t >= 1 { return stops[n - 1] }
         let s = t * Double(n - 1)
         let i = min(Int(s), n - 2)
-        let f = s - Double(i)
+        let f = Int((s - Double(i)) * 65536)
         let p = stops[i], q = stops[i + 1]
         if p == q { return p }
         @inline(__always) func channel(_ shift: UInt32) -> UInt32 {
-            let u = Double((p >> shift) & 0xFF), v = Double((q >> shift) & 0xFF)
-            return UInt32((u + (v - u) * f).rounded()) << shift
+            let u = Int((p >> shift) & 0xFF), v = Int((q >> shift) & 0xFF)
+            return UInt32(u + (((v - u) * f + 32768) >> 16)) << shift
         }
         return channel(24) | channel(16) | channel(8) | channel(0)
     }
 
     @inline(__always)
     func color(x: Int, y: Int) -> UInt32 {
-        color(at: a * (Double(x) + 0.5) + b * (Double(y) + 0.5) + c)
+        let t = a * (Double(x) + 0.5) + b * (Double(y) + 0.5) + c
+        return table?.color(at: t) ?? color(at: t)
     }
+
+    /// Colours of columns `from..<to` for a paint that varies along x only; outside the
+    /// gradient's span the end colours repeat. With `xrgb`, the alpha byte is cleared so the
+    /// row can be copied straight into a canvas.
+    func columnColors(from: Int, to: Int, xrgb: Bool) -> [UInt32] {
+        let mask: UInt32 = xrgb ? 0xFFFFFF : 0xFFFF_FFFF
+        guard let table else {
+            return (from..<to).map { color(at: a * (Double($0) + 0.5) + c) & mask }
+        }
+        return table.colors.withUnsafeBufferPointer { colors in
+            [UInt32](unsafeUninitializedCapacity: max(0, to - from)) { buffer, count in
+                // The table index walks along the row in 32.32 fixed point: one add per column.
+                let steps = Double(GradientTable.steps)
+                let scale = 4_294_967_296.0
+                var index = Int64(((a * (Double(from) + 0.5) + c) * steps + 0.5).clamped(-1e6, 1e6) * scale)
+                let delta = Int64((a * steps).clamped(-1e6, 1e6) * scale)
+                let lastIndex = Int64(GradientTable.steps)
+                for k in 0..<(to - from) {
+                    let i = min(max(index >> 32, 0), lastIndex)
+                    buffer[k] = colors[Int(i)] & mask
+                    index &+= delta
+                }
+                count = to - from
+            }
+        }
+    }
+}
+
+extension Double {
+    func clamped(_ low: Double, _ high: Double) -> Double { Swift.min(Swift.max(self, low), high) }
 }

@@ -1,0 +1,66 @@
+import SkeletonLayout
+
+/// The coverage of a clipped, anti-aliased rounded rectangle, row by row: a run of pixels all
+/// with the same coverage (fully covered, or cut only by a fractional top or bottom edge) and
+/// the few edge pixels around it with their exact coverage. It depends only on geometry, so a
+/// renderer computes it once per shape and reuses it every frame.
+public struct CoverageMask: Sendable {
+    /// Pixels the shape touches (not clipped to any canvas).
+    public let bounds: PixelRect
+    var runStart: [Int32] = []
+    var runEnd: [Int32] = []
+    var runCoverage: [UInt8] = []
+    /// Edge pixels of row r are `edgeX[edgeOffset[r]..<edgeOffset[r + 1]]`.
+    var edgeOffset: [Int32] = [0]
+    var edgeX: [Int32] = []
+    var edgeCoverage: [UInt8] = []
+
+    public init(rect: Rect, radius: Double, clip: Rect) {
+        let g = rect.intersection(clip)
+        guard !g.isEmpty else {
+            bounds = PixelRect(x: 0, y: 0, width: 0, height: 0)
+            return
+        }
+        bounds = PixelRect(enclosing: g)
+        let shape = RoundedRectCoverage(x0: rect.x, y0: rect.y, x1: rect.maxX, y1: rect.maxY, radius: radius)
+        let r = shape.radius
+        for j in bounds.y..<bounds.maxY {
+            let ry0 = max(Double(j), g.y), ry1 = min(Double(j + 1), g.maxY)
+            var inset = 0.0
+            if r > 0 {
+                // The arc's inset at the row's outermost covered edge bounds the fully covered run.
+                if ry0 < shape.y0 + r {
+                    let dy = shape.y0 + r - ry0
+                    inset = r - max(0, r * r - dy * dy).squareRoot()
+                }
+                if ry1 > shape.y1 - r {
+                    let dy = ry1 - (shape.y1 - r)
+                    inset = max(inset, r - max(0, r * r - dy * dy).squareRoot())
+                }
+            }
+            var full0 = min(max(Int(max(shape.x0 + inset, g.x).rounded(.up)), bounds.x), bounds.maxX)
+            var full1 = min(max(Int(min(shape.x1 - inset, g.maxX).rounded(.down)), bounds.x), bounds.maxX)
+            if full1 <= full0 { full0 = bounds.x; full1 = bounds.x }
+            runStart.append(Int32(full0))
+            runEnd.append(Int32(full1))
+            runCoverage.append(UInt8(min(255, ((ry1 - ry0) * 255).rounded())))
+            for i in bounds.x..<bounds.maxX where i < full0 || i >= full1 {
+                let area = shape.area(max(Double(i), g.x), ry0, min(Double(i + 1), g.maxX), ry1)
+                let coverage = UInt8(min(255, (area * 255).rounded()))
+                if coverage > 0 {
+                    edgeX.append(Int32(i))
+                    edgeCoverage.append(coverage)
+                }
+            }
+            edgeOffset.append(Int32(edgeX.count))
+        }
+    }
+
+    public var isEmpty: Bool { bounds.isEmpty }
+
+    /// True when every pixel of the bounds is covered fully (an axis-aligned rectangle on whole pixels).
+    var coversBoundsFully: Bool {
+        edgeX.isEmpty && runCoverage.allSatisfy { $0 == 255 }
+            && runStart.allSatisfy { Int($0) == bounds.x } && runEnd.allSatisfy { Int($0) == bounds.maxX }
+    }
+}

@@ -1,0 +1,22 @@
+import SkeletonLayout
+
+/// A gradient sampled at 4096 even steps of its parameter, so that a sweep's per-column
+/// colours are one table read each. Entry k is the exact interpolation at k / 4096.
+public final class GradientTable: Sendable {
+    public static let steps = 4096
+    /// ARGB colours, `steps + 1` of them.
+    let colors: [UInt32]
+
+    public init(stops: [Color]) {
+        let paint = ShapePaint(stops: stops, a: 1)
+        colors = (0...GradientTable.steps).map { paint.color(at: Double($0) / Double(GradientTable.steps)) }
+    }
+
+    /// The entry nearest to parameter `t`, clamped to the ends.
+    @inline(__always)
+    func color(at t: Double) -> UInt32 {
+        if !(t > 0) { return colors[0] }
+        if t >= 1 { return colors[GradientTable.steps] }
+        return colors[Int(t * Double(GradientTable.steps) + 0.5)]
+    }
+}

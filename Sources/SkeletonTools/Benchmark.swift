@@ -1,0 +1,136 @@
+import SkeletonLayout
+import SkeletonRender
+
+/// `skeletond bench`: frame costs as ratios to a memcpy of one whole frame measured in the
+/// same run, so that a noisy machine still gives comparable figures.
+public enum Benchmark {
+    public struct Figure: Sendable {
+        public var name: String
+        public var milliseconds: Double
+        public var target: Double?
+    }
+
+    public struct Report: Sendable {
+        public var layoutName: String
+        public var size: Size
+        public var frames: Int
+        public var memcpyMilliseconds: Double
+        public var figures: [Figure]
+        public var damagedShare: Double
+
+        public func ratio(_ figure: Figure) -> Double { figure.milliseconds / memcpyMilliseconds }
+
+        public var text: String {
+            var lines = ["scene \(layoutName) at \(size), \(frames) frames, medians",
+                         "memcpy of one frame            \(fixed(memcpyMilliseconds, 3)) ms  (reference)"]
+            for f in figures {
+                var line = f.name.padding(30) + " " + fixed(f.milliseconds, 3) + " ms  " + fixed(ratio(f), 2) + "x memcpy"
+                if let t = f.target { line += "  (target <= \(fixed(t, 1))x: \(ratio(f) <= t ? "met" : "MISSED"))" }
+                lines.append(line)
+            }
+            lines.append("animated frames redraw \(fixed(damagedShare * 100, 1)) % of the pixels on average")
+            return lines.joined(separator: "\n")
+        }
+
+        public var allTargetsMet: Bool { figures.allSatisfy { f in f.target.map { ratio(f) <= $0 } ?? true } }
+    }
+
+    public static func run(layout: Layout, size: Size?, frames: Int) -> Report {
+        let renderer = FrameRenderer(layout: layout, outputSize: size)
+        let outputSize = renderer.layout.outputSize
+        let shadow = PixelBuffer(size: outputSize)
+        let scanout = PixelBuffer(size: outputSize)
+        let source = PixelBuffer(size: outputSize, fill: 0x123456)
+        let target = PixelBuffer(size: outputSize)
+        let bytes = outputSize.width * outputSize.height * 4
+        let frameStep = 1.0 / 60
+
+        var memcpyTimes: [Double] = [], fullTimes: [Double] = [], animatedTimes: [Double] = [], presentTimes: [Double] = []
+        var damageTimes: [Double] = []
+        var damagedPixels = 0
+        let clock = ContinuousClock()
+        func measure(_ body: () -> Void) -> Double {
+            let start = clock.now
+            body()
+            let d = clock.now - start
+            return Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+        }
+        // Warm up caches and page tables of every buffer first.
+        renderer.renderFull(at: 0, into: shadow.canvas)
+        UnsafeMutableRawPointer(target.canvas.base).copyMemory(from: source.canvas.base, byteCount: bytes)
+        scanout.canvas.copy(scanout.canvas.bounds, from: shadow.canvas)
+
+        let presenter = FrameRenderer(layout: layout, outputSize: size)
+        presenter.renderFull(at: 0, into: shadow.canvas)
+        let animated = FrameRenderer(layout: layout, outputSize: size)
+        let animatedCanvas = PixelBuffer(size: outputSize)
+        animated.renderFull(at: 0, into: animatedCanvas.canvas)
+        var previousDamage: [PixelRect] = []
+
+        // Each operation runs in blocks of consecutive frames, as a daemon would run it (its
+        // working set stays in cache); blocks of the four alternate so drift hits all alike.
+        let block = 20
+        var frame = 0
+        while frame < max(1, frames) {
+            let count = min(block, max(1, frames) - frame)
+            for _ in 0..<count {
+                memcpyTimes.append(measure {
+                    UnsafeMutableRawPointer(target.canvas.base).copyMemory(from: source.canvas.base, byteCount: bytes)
+                })
+            }
+            for k in 1...count {
+                let t = Double(frame + k) * frameStep
+                fullTimes.append(measure { renderer.renderFull(at: t, into: target.canvas) })
+                damageTimes.append(measure { _ = renderer.changedRects(from: t - frameStep, to: t) })
+            }
+            for k in 1...count {
+                let t = Double(frame + k) * frameStep
+                animatedTimes.append(measure {
+                    let rects = animated.render(at: t, into: animatedCanvas.canvas)
+                    damagedPixels += rects.reduce(0) { $0 + $1.area }
+                })
+            }
+            for k in 1...count {
+                let t = Double(frame + k) * frameStep
+                presentTimes.append(measure {
+                    // A double-buffered present: the back buffer is two frames old, so it gets
+                    // this frame's damage and the previous frame's.
+                    let rects = presenter.render(at: t, into: shadow.canvas)
+                    for rect in PixelRect.coalesce(rects + previousDamage) { scanout.canvas.copy(rect, from: shadow.canvas) }
+                    previousDamage = rects
+                })
+            }
+            frame += count
+        }
+        return Report(layoutName: layout.name, size: outputSize, frames: frames,
+                      memcpyMilliseconds: median(memcpyTimes),
+                      figures: [Figure(name: "full redraw", milliseconds: median(fullTimes), target: 1.5),
+                                Figure(name: "animated frame, damage only", milliseconds: median(animatedTimes), target: 0.5),
+                                Figure(name: "animated frame + present copy", milliseconds: median(presentTimes), target: 0.6),
+                                Figure(name: "damage computation alone", milliseconds: median(damageTimes), target: nil)],
+                      damagedShare: Double(damagedPixels) / Double(max(1, frames) * outputSize.width * outputSize.height))
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+}
+
+/// Fixed-point text without Foundation's formatters.
+public func fixed(_ value: Double, _ decimals: Int) -> String {
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    let scaled = (abs(value) * scale).rounded()
+    let whole = Int(scaled / scale)
+    var text = String(whole)
+    if decimals > 0 {
+        let fraction = String(Int(scaled) - whole * Int(scale))
+        text += "." + String(repeating: "0", count: decimals - fraction.count) + fraction
+    }
+    return value < 0 && scaled > 0 ? "-" + text : text
+}
+
+extension String {
+    func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+}

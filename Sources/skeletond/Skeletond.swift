@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct Skeletond: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "skeletond",
+        abstract: "Draws an app's skeleton screen on the display from early boot.",
+        subcommands: [RenderCommand.self, ValidateCommand.self, TreeCommand.self, BenchCommand.self]
+    )
+}

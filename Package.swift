@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "skeletond", targets: ["skeletond"]),
+        .executable(name: "skeletonctl", targets: ["skeletonctl"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -16,13 +17,27 @@ let package = Package(
         .target(name: "SkeletonRender", dependencies: ["SkeletonLayout"]),
         .target(name: "SkeletonDisplay", dependencies: ["SkeletonRender", "CZlib"]),
         .target(name: "SkeletonTools", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay"]),
+        .target(name: "SkeletonProtocol", dependencies: ["SkeletonLayout"]),
+        .target(name: "CSkeletonSystem"),
+        .target(name: "SkeletonDaemon",
+                dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "SkeletonProtocol", "CSkeletonSystem"]),
         .executableTarget(
             name: "skeletond",
             dependencies: [
                 "SkeletonTools",
+                "SkeletonDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(
+            name: "skeletonctl",
+            dependencies: [
+                "SkeletonProtocol",
+                "CSkeletonSystem",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "SkeletonDaemonTests", dependencies: ["SkeletonDaemon", "SkeletonProtocol"]),
         .testTarget(name: "SkeletonLayoutTests", dependencies: ["SkeletonLayout"]),
         .testTarget(name: "SkeletonRenderTests", dependencies: ["SkeletonRender", "SkeletonDisplay"]),
         .testTarget(name: "SkeletonToolTests", dependencies: ["SkeletonTools"]),

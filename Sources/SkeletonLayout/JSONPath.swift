@@ -1,11 +1,13 @@
 /// Builds paths such as `root.children[2].frame[3]` while a decoder walks a document.
-struct JSONPath: Sendable, CustomStringConvertible {
-    let text: String
+public struct JSONPath: Sendable, CustomStringConvertible {
+    public let text: String
 
-    static let document = JSONPath(text: "")
+    public init(text: String) { self.text = text }
 
-    func key(_ name: String) -> JSONPath { JSONPath(text: text.isEmpty ? name : text + "." + name) }
-    func index(_ i: Int) -> JSONPath { JSONPath(text: text + "[\(i)]") }
+    public static let document = JSONPath(text: "")
 
-    var description: String { text }
+    public func key(_ name: String) -> JSONPath { JSONPath(text: text.isEmpty ? name : text + "." + name) }
+    public func index(_ i: Int) -> JSONPath { JSONPath(text: text + "[\(i)]") }
+
+    public var description: String { text }
 }

@@ -99,7 +99,7 @@ public struct LayoutDecoder {
         return result
     }
 
-    mutating func decodeTransition(_ value: JSONValue, _ path: JSONPath) -> TransitionSpec? {
+    public mutating func decodeTransition(_ value: JSONValue, _ path: JSONPath) -> TransitionSpec? {
         guard var o = reader.object(value, path) else { return nil }
         let kind = o.member("kind").flatMap { reader.string($0.value, $0.path).map { ($0, path.key("kind")) } }
         let duration = o.member("duration").flatMap { reader.number($0.value, $0.path, in: 0...60) }

@@ -1,26 +1,26 @@
 /// Reads one JSON object's members, remembers which keys were asked for, and reports the rest
 /// as unknown (with the closest known key as a suggestion).
-struct ObjectReader {
-    let path: JSONPath
+public struct ObjectReader {
+    public let path: JSONPath
     private let members: [String: JSONValue]
     private var known: [String] = []
 
-    init(members: [String: JSONValue], path: JSONPath) {
+    public init(members: [String: JSONValue], path: JSONPath) {
         self.members = members
         self.path = path
     }
 
     /// The member under `key`, with its path; nil when absent.
-    mutating func member(_ key: String) -> (value: JSONValue, path: JSONPath)? {
+    public mutating func member(_ key: String) -> (value: JSONValue, path: JSONPath)? {
         known.append(key)
         guard let value = members[key] else { return nil }
         return (value, path.key(key))
     }
 
-    func has(_ key: String) -> Bool { members[key] != nil }
+    public func has(_ key: String) -> Bool { members[key] != nil }
 
     /// Issues for keys that were never asked for, in sorted order.
-    func unknownKeyIssues() -> [LayoutIssue] {
+    public func unknownKeyIssues() -> [LayoutIssue] {
         let knownSet = Set(known)
         return members.keys.filter { !knownSet.contains($0) }.sorted().map { key in
             var message = "unknown key \"\(key)\""
@@ -33,7 +33,7 @@ struct ObjectReader {
         }
     }
 
-    static func closest(to word: String, in candidates: [String]) -> String? {
+    public static func closest(to word: String, in candidates: [String]) -> String? {
         let lowered = Array(word.lowercased())
         var best: (String, Int)?
         for candidate in candidates {

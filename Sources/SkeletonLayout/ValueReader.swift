@@ -1,13 +1,15 @@
 /// Typed reads of JSON values that record an issue (path, expectation, what was found) and
 /// return nil instead of stopping, so one pass reports every problem in a file.
-struct ValueReader {
-    var issues: [LayoutIssue] = []
+public struct ValueReader {
+    public init() {}
 
-    mutating func fail(_ path: JSONPath, _ message: String) {
+    public var issues: [LayoutIssue] = []
+
+    public mutating func fail(_ path: JSONPath, _ message: String) {
         issues.append(LayoutIssue(path: path.text, message: message))
     }
 
-    mutating func object(_ value: JSONValue, _ path: JSONPath) -> ObjectReader? {
+    public mutating func object(_ value: JSONValue, _ path: JSONPath) -> ObjectReader? {
         guard case .object(let members) = value else {
             fail(path, "expected an object, found \(value.typeDescription)")
             return nil
@@ -15,7 +17,7 @@ struct ValueReader {
         return ObjectReader(members: members, path: path)
     }
 
-    mutating func array(_ value: JSONValue, _ path: JSONPath) -> [JSONValue]? {
+    public mutating func array(_ value: JSONValue, _ path: JSONPath) -> [JSONValue]? {
         guard case .array(let items) = value else {
             fail(path, "expected an array, found \(value.typeDescription)")
             return nil
@@ -23,7 +25,7 @@ struct ValueReader {
         return items
     }
 
-    mutating func string(_ value: JSONValue, _ path: JSONPath) -> String? {
+    public mutating func string(_ value: JSONValue, _ path: JSONPath) -> String? {
         guard case .string(let s) = value else {
             fail(path, "expected a string, found \(value.typeDescription)")
             return nil
@@ -31,7 +33,7 @@ struct ValueReader {
         return s
     }
 
-    mutating func bool(_ value: JSONValue, _ path: JSONPath) -> Bool? {
+    public mutating func bool(_ value: JSONValue, _ path: JSONPath) -> Bool? {
         guard case .bool(let b) = value else {
             fail(path, "expected true or false, found \(value.typeDescription)")
             return nil
@@ -40,7 +42,7 @@ struct ValueReader {
     }
 
     /// A number within `range`; the message names the range.
-    mutating func number(_ value: JSONValue, _ path: JSONPath, in range: ClosedRange<Double>,
+    public mutating func number(_ value: JSONValue, _ path: JSONPath, in range: ClosedRange<Double>,
                          exclusiveMinimum: Bool = false) -> Double? {
         guard case .number(let n) = value else {
             fail(path, "expected a number, found \(value.typeDescription)")
@@ -53,7 +55,7 @@ struct ValueReader {
         return n
     }
 
-    mutating func integer(_ value: JSONValue, _ path: JSONPath, in range: ClosedRange<Int>) -> Int? {
+    public mutating func integer(_ value: JSONValue, _ path: JSONPath, in range: ClosedRange<Int>) -> Int? {
         guard case .number(let n) = value else {
             fail(path, "expected an integer, found \(value.typeDescription)")
             return nil
@@ -69,7 +71,7 @@ struct ValueReader {
         return Int(n)
     }
 
-    mutating func enumeration<E: RawRepresentable & CaseIterable>(_ value: JSONValue, _ path: JSONPath, _ type: E.Type) -> E?
+    public mutating func enumeration<E: RawRepresentable & CaseIterable>(_ value: JSONValue, _ path: JSONPath, _ type: E.Type) -> E?
     where E.RawValue == String {
         let choices = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
         guard case .string(let s) = value else {
@@ -87,7 +89,7 @@ struct ValueReader {
         return e
     }
 
-    mutating func color(_ value: JSONValue, _ path: JSONPath) -> Color? {
+    public mutating func color(_ value: JSONValue, _ path: JSONPath) -> Color? {
         guard case .string(let s) = value else {
             fail(path, "expected a colour string (a name, #RRGGBB, #RRGGBBAA, rgb() or rgba()), found \(value.typeDescription)")
             return nil
@@ -99,7 +101,7 @@ struct ValueReader {
     }
 
     /// A gradient: a base colour string, `{"base": C, "secondary": C}`, or a list of at least two colours.
-    mutating func gradient(_ value: JSONValue, _ path: JSONPath) -> GradientSpec? {
+    public mutating func gradient(_ value: JSONValue, _ path: JSONPath) -> GradientSpec? {
         switch value {
         case .string:
             return color(value, path).map(GradientSpec.base)
@@ -129,7 +131,7 @@ struct ValueReader {
     }
 
     /// A count of at least `minimum`, or "auto".
-    mutating func repeatCount(_ value: JSONValue, _ path: JSONPath, minimum: Int) -> RepeatCount? {
+    public mutating func repeatCount(_ value: JSONValue, _ path: JSONPath, minimum: Int) -> RepeatCount? {
         if case .string(let s) = value {
             if s == "auto" { return .auto }
             fail(path, "expected an integer of at least \(minimum) or \"auto\", found \"\(s)\"")
@@ -143,7 +145,7 @@ struct ValueReader {
     }
 
     /// A frame component: a number, "N%" or (for sizes) "fill".
-    mutating func dimension(_ value: JSONValue, _ path: JSONPath, isSize: Bool) -> Dimension? {
+    public mutating func dimension(_ value: JSONValue, _ path: JSONPath, isSize: Bool) -> Dimension? {
         let expected = isSize ? "a number of at least 0, \"N%\" or \"fill\"" : "a number or \"N%\""
         switch value {
         case .number(let n):

@@ -1,0 +1,46 @@
+#ifndef SKELETON_SYSTEM_H
+#define SKELETON_SYSTEM_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Small C helpers for what Swift cannot express directly: sockaddr_un, SO_PEERCRED, signal
+   masks, timerfd and inotify. Each returns -1 and leaves errno set on failure. */
+
+/* socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC) + bind + listen. */
+int sk_unix_listen(const char *path, int backlog);
+/* A blocking connect to a Unix stream socket, with SOCK_CLOEXEC. */
+int sk_unix_connect(const char *path);
+/* accept4 with SOCK_NONBLOCK | SOCK_CLOEXEC. */
+int sk_accept(int listen_fd);
+/* getsockopt(SO_PEERCRED). */
+int sk_peer_credentials(int fd, uint32_t *uid, uint32_t *gid, int32_t *pid);
+/* True when fd is a listening Unix stream socket (for socket activation). */
+int sk_is_unix_listener(int fd);
+/* Sends one datagram to $NOTIFY_SOCKET's address (a path, or "@name" for the abstract namespace). */
+int sk_notify(const char *socket_path, const char *message);
+
+/* Blocks SIGTERM, SIGINT, SIGHUP (and ignores SIGPIPE), then returns a nonblocking signalfd for the three. */
+int sk_signalfd(void);
+/* Reads one signal from a signalfd: its number, 0 when none is queued, -1 on error. */
+int sk_read_signal(int fd);
+
+/* A nonblocking CLOCK_MONOTONIC timerfd. */
+int sk_timerfd(void);
+/* Arms it to fire once at the absolute monotonic time in seconds; a time <= 0 disarms it. */
+int sk_timerfd_arm(int fd, double at_seconds);
+/* Reads and discards the expiration count. */
+void sk_timerfd_drain(int fd);
+
+/* CLOCK_MONOTONIC in seconds. */
+double sk_monotonic_seconds(void);
+/* Seconds since this process started, from /proc/self/stat and the boot clock. */
+double sk_process_age_seconds(void);
+
+/* inotify on a directory for created files (IN_CREATE | IN_MOVED_TO), nonblocking. */
+int sk_inotify_directory(const char *path);
+/* Discards queued inotify events. */
+void sk_inotify_drain(int fd);
+
+#endif

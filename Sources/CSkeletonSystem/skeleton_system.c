@@ -1,0 +1,199 @@
+#define _GNU_SOURCE
+#include "skeleton_system.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/timerfd.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+static int fill_address(struct sockaddr_un *address, socklen_t *length, const char *path) {
+    memset(address, 0, sizeof(*address));
+    address->sun_family = AF_UNIX;
+    size_t n = strlen(path);
+    if (n == 0 || n >= sizeof(address->sun_path)) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(address->sun_path, path, n);
+    if (path[0] == '@') {
+        address->sun_path[0] = '\0';
+        *length = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n);
+    } else {
+        *length = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n + 1);
+    }
+    return 0;
+}
+
+int sk_unix_listen(const char *path, int backlog) {
+    struct sockaddr_un address;
+    socklen_t length;
+    if (fill_address(&address, &length, path) < 0) return -1;
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    if (bind(fd, (struct sockaddr *)&address, length) < 0 || listen(fd, backlog) < 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+int sk_unix_connect(const char *path) {
+    struct sockaddr_un address;
+    socklen_t length;
+    if (fill_address(&address, &length, path) < 0) return -1;
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    int r;
+    do { r = connect(fd, (struct sockaddr *)&address, length); } while (r < 0 && errno == EINTR);
+    if (r < 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+int sk_accept(int listen_fd) {
+    int fd;
+    do { fd = accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC); } while (fd < 0 && errno == EINTR);
+    return fd;
+}
+
+int sk_peer_credentials(int fd, uint32_t *uid, uint32_t *gid, int32_t *pid) {
+    struct ucred credentials;
+    socklen_t length = sizeof(credentials);
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) < 0) return -1;
+    *uid = credentials.uid;
+    *gid = credentials.gid;
+    *pid = credentials.pid;
+    return 0;
+}
+
+int sk_is_unix_listener(int fd) {
+    int type = 0, listening = 0;
+    socklen_t length = sizeof(type);
+    if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &length) < 0) return 0;
+    length = sizeof(listening);
+    if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &length) < 0) return 0;
+    struct sockaddr_un address;
+    socklen_t address_length = sizeof(address);
+    if (getsockname(fd, (struct sockaddr *)&address, &address_length) < 0) return 0;
+    return type == SOCK_STREAM && listening && address.sun_family == AF_UNIX;
+}
+
+int sk_notify(const char *socket_path, const char *message) {
+    struct sockaddr_un address;
+    socklen_t length;
+    if (fill_address(&address, &length, socket_path) < 0) return -1;
+    int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    ssize_t sent;
+    do {
+        sent = sendto(fd, message, strlen(message), MSG_NOSIGNAL, (struct sockaddr *)&address, length);
+    } while (sent < 0 && errno == EINTR);
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return sent < 0 ? -1 : 0;
+}
+
+int sk_signalfd(void) {
+    sigset_t mask;
+    sigemptyset(&mask);
+    sigaddset(&mask, SIGTERM);
+    sigaddset(&mask, SIGINT);
+    sigaddset(&mask, SIGHUP);
+    if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0) return -1;
+    signal(SIGPIPE, SIG_IGN);
+    return signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+
+int sk_read_signal(int fd) {
+    struct signalfd_siginfo info;
+    ssize_t n;
+    do { n = read(fd, &info, sizeof(info)); } while (n < 0 && errno == EINTR);
+    if (n < 0) return errno == EAGAIN ? 0 : -1;
+    if (n != sizeof(info)) return 0;
+    return (int)info.ssi_signo;
+}
+
+int sk_timerfd(void) {
+    return timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+}
+
+int sk_timerfd_arm(int fd, double at_seconds) {
+    struct itimerspec spec;
+    memset(&spec, 0, sizeof(spec));
+    if (at_seconds > 0) {
+        spec.it_value.tv_sec = (time_t)at_seconds;
+        spec.it_value.tv_nsec = (long)((at_seconds - (double)spec.it_value.tv_sec) * 1e9);
+        if (spec.it_value.tv_sec == 0 && spec.it_value.tv_nsec == 0) spec.it_value.tv_nsec = 1;
+    }
+    return timerfd_settime(fd, TFD_TIMER_ABSTIME, &spec, NULL);
+}
+
+void sk_timerfd_drain(int fd) {
+    uint64_t expirations;
+    ssize_t n;
+    do { n = read(fd, &expirations, sizeof(expirations)); } while (n < 0 && errno == EINTR);
+}
+
+double sk_monotonic_seconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+double sk_process_age_seconds(void) {
+    FILE *file = fopen("/proc/self/stat", "r");
+    if (!file) return -1;
+    char buffer[1024];
+    size_t n = fread(buffer, 1, sizeof(buffer) - 1, file);
+    fclose(file);
+    buffer[n] = '\0';
+    char *end = strrchr(buffer, ')');
+    if (!end) return -1;
+    /* Field 22 (starttime) counted from the state field (3) after the command name. */
+    unsigned long long start = 0;
+    char *p = end + 2;
+    for (int field = 3; field < 22 && p; field++) {
+        p = strchr(p, ' ');
+        if (p) p++;
+    }
+    if (!p || sscanf(p, "%llu", &start) != 1) return -1;
+    struct timespec boot;
+    clock_gettime(CLOCK_BOOTTIME, &boot);
+    double since_boot = (double)boot.tv_sec + (double)boot.tv_nsec / 1e9;
+    return since_boot - (double)start / (double)sysconf(_SC_CLK_TCK);
+}
+
+int sk_inotify_directory(const char *path) {
+    int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    if (fd < 0) return -1;
+    if (inotify_add_watch(fd, path, IN_CREATE | IN_MOVED_TO | IN_ATTRIB) < 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+void sk_inotify_drain(int fd) {
+    char buffer[4096];
+    ssize_t n;
+    do { n = read(fd, buffer, sizeof(buffer)); } while (n > 0 || (n < 0 && errno == EINTR));
+}

@@ -1,0 +1,29 @@
+import SkeletonDisplay
+import SkeletonLayout
+
+/// Opens the display the settings ask for. The DRM backend plugs in here; a provider that
+/// returns nil for `auto` means "no display yet" and the daemon falls back or waits.
+public protocol DisplayProvider: AnyObject {
+    /// Opens a display now; nil when none is available (yet).
+    func open(settings: Settings, logger: Logger) throws(DaemonError) -> (any Display)?
+    /// A descriptor that becomes readable when a display may have appeared (inotify on /dev/dri).
+    var watchDescriptor: Int32? { get }
+    func drainWatch()
+}
+
+/// The memory backend only.
+public final class MemoryDisplayProvider: DisplayProvider {
+    public init() {}
+
+    public func open(settings: Settings, logger: Logger) throws(DaemonError) -> (any Display)? {
+        switch settings.backend {
+        case .drm:
+            throw DaemonError("the DRM backend is not available in this build")
+        case .auto, .memory:
+            return MemoryDisplay(size: settings.memorySize, snapshotPath: settings.snapshotPath)
+        }
+    }
+
+    public var watchDescriptor: Int32? { nil }
+    public func drainWatch() {}
+}

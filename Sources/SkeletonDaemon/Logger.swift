@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Syslog priorities; journald reads the `<N>` prefix of each stderr line.
+public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
+    case error = 3, warning = 4, notice = 5, info = 6, debug = 7
+
+    public init?(name: String) {
+        switch name {
+        case "error": self = .error
+        case "warning": self = .warning
+        case "notice": self = .notice
+        case "info": self = .info
+        case "debug": self = .debug
+        default: return nil
+        }
+    }
+
+    public var name: String {
+        switch self {
+        case .error: return "error"
+        case .warning: return "warning"
+        case .notice: return "notice"
+        case .info: return "info"
+        case .debug: return "debug"
+        }
+    }
+
+    public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// Writes `<N>message` lines to standard error, or to a sink in tests.
+public final class Logger: @unchecked Sendable {
+    public var level: LogLevel
+    private let sink: (@Sendable (String) -> Void)?
+
+    public init(level: LogLevel = .info, sink: (@Sendable (String) -> Void)? = nil) {
+        self.level = level
+        self.sink = sink
+    }
+
+    public func log(_ messageLevel: LogLevel, _ message: @autoclosure () -> String) {
+        guard messageLevel <= level else { return }
+        let line = "<\(messageLevel.rawValue)>" + message() + "\n"
+        if let sink { sink(line); return }
+        var bytes = Array(line.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            offset += n
+        }
+        bytes.removeAll()
+    }
+
+    public func error(_ m: @autoclosure () -> String) { log(.error, m()) }
+    public func warning(_ m: @autoclosure () -> String) { log(.warning, m()) }
+    public func notice(_ m: @autoclosure () -> String) { log(.notice, m()) }
+    public func info(_ m: @autoclosure () -> String) { log(.info, m()) }
+    public func debug(_ m: @autoclosure () -> String) { log(.debug, m()) }
+}

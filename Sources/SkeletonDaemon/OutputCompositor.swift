@@ -1,0 +1,75 @@
+import SkeletonDisplay
+import SkeletonLayout
+import SkeletonRender
+
+/// Draws session frames into one output's shadow canvas: the steady case redraws only what
+/// the animation changed; dissolves (show, hide, style or layout changes) compose whole frames.
+public final class OutputCompositor {
+    public let output: any DisplayOutput
+    /// What was on screen before the skeleton: the show dissolves over it, the hide back to it.
+    public let beneath: PixelBuffer
+    private var renderers: [SkeletonLook: FrameRenderer] = [:]
+    private var current: PixelBuffer?
+    private var previous: PixelBuffer?
+    /// The renderer whose last frame the shadow holds, so that the next steady frame can be partial.
+    private var shadowOwner: FrameRenderer?
+    public private(set) var framesDrawn = 0
+
+    public init(output: any DisplayOutput) {
+        self.output = output
+        self.beneath = PixelBuffer(size: output.size, fill: 0)
+    }
+
+    public func renderer(for look: SkeletonLook) -> FrameRenderer {
+        if let r = renderers[look] { return r }
+        let r = FrameRenderer(layout: look.layout, outputSize: output.size, overrides: look.overrides)
+        renderers[look] = r
+        return r
+    }
+
+    /// Draws `frame` (nil: what lies beneath) and returns the damaged rectangles.
+    @discardableResult
+    public func draw(_ frame: SessionFrame?) -> [PixelRect] {
+        let shadow = output.shadow
+        guard let frame else {
+            shadow.copy(shadow.bounds, from: beneath.canvas)
+            shadowOwner = nil
+            framesDrawn += 1
+            return [shadow.bounds]
+        }
+        let main = renderer(for: frame.look)
+        dropUnused(keeping: [frame.look, frame.previous].compactMap { $0 })
+        framesDrawn += 1
+        if frame.isSteady {
+            if shadowOwner !== main {
+                main.invalidate()
+                shadowOwner = main
+            }
+            return main.render(at: frame.animationTime, into: shadow)
+        }
+        shadowOwner = nil
+        let skeleton = scratch(&current)
+        main.renderFull(at: frame.animationTime, into: skeleton.canvas)
+        if let old = frame.previous {
+            let other = scratch(&previous)
+            renderer(for: old).renderFull(at: frame.animationTime, into: other.canvas)
+            skeleton.canvas.dissolve(skeleton.canvas.bounds, under: other.canvas, over: skeleton.canvas,
+                                     alpha: UInt32((frame.crossfade * 255).rounded()))
+        }
+        shadow.dissolve(shadow.bounds, under: beneath.canvas, over: skeleton.canvas,
+                        alpha: UInt32((min(1, max(0, frame.opacity)) * 255).rounded()))
+        return [shadow.bounds]
+    }
+
+    private func scratch(_ slot: inout PixelBuffer?) -> PixelBuffer {
+        if let b = slot { return b }
+        let b = PixelBuffer(size: output.size)
+        slot = b
+        return b
+    }
+
+    private func dropUnused(keeping looks: [SkeletonLook]) {
+        guard renderers.count > looks.count else { return }
+        for key in renderers.keys where !looks.contains(key) { renderers[key] = nil }
+    }
+}

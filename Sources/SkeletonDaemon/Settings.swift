@@ -1,0 +1,112 @@
+import SkeletonLayout
+
+/// Which display backend to use.
+public enum Backend: String, Sendable, CaseIterable {
+    /// DRM when a display is there, else memory.
+    case auto, drm, memory
+}
+
+/// The daemon's settings: its own file (/etc/skeletond/skeletond.json), then flags.
+public struct Settings: Sendable, Equatable {
+    public var socketPath = "/run/skeletond/control.sock"
+    public var socketMode: UInt32 = 0o660
+    /// A group name or a numeric gid allowed to connect, besides root.
+    public var socketGroup: String?
+    public var layoutsDirectory = "/etc/skeletond/layouts"
+    /// A layout name (or a file path) shown at start; nil shows nothing until a `show`.
+    public var startLayout: String? = "default"
+    public var backend = Backend.auto
+    /// A DRM device path; nil picks the first card with a connected output.
+    public var device: String?
+    /// Connector names to use; nil uses every connected one.
+    public var outputs: [String]?
+    /// Modes by connector name; others use their preferred mode.
+    public var modes: [String: Size] = [:]
+    public var maxFPS = 60
+    /// How long to wait for a display to appear at boot before falling back.
+    public var displayWaitSeconds = 10.0
+    public var memorySize = Size(width: 1280, height: 720)
+    public var snapshotPath: String?
+    public var logLevel = LogLevel.info
+
+    public init() {}
+
+    public static let defaultPath = "/etc/skeletond/skeletond.json"
+
+    /// Reads a settings file; every problem is reported with its JSON path.
+    public static func load(path: String) -> Result<Settings, LayoutError> {
+        guard let bytes = SystemCalls.readFile(path) else {
+            return .failure(LayoutError(file: path, issues: [LayoutIssue(path: "", message: "cannot read the settings file")]))
+        }
+        return parse(bytes, file: path)
+    }
+
+    public static func parse(_ bytes: some Collection<UInt8>, file: String) -> Result<Settings, LayoutError> {
+        let document: JSONValue
+        do { document = try JSONValue.parse(bytes) } catch {
+            return .failure(LayoutError(file: file, issues: [LayoutIssue(path: "", message: "not valid JSON: \(error)")]))
+        }
+        var s = Settings()
+        var r = ValueReader()
+        if var top = r.object(document, .document) {
+            _ = top.member("$schema")
+            _ = top.member("description")
+            if let m = top.member("socket"), var o = r.object(m.value, m.path) {
+                if let v = o.member("path"), let p = r.string(v.value, v.path) {
+                    if p.hasPrefix("/") { s.socketPath = p } else { r.fail(v.path, "expected an absolute path, found \"\(p)\"") }
+                }
+                if let v = o.member("mode"), let text = r.string(v.value, v.path) {
+                    if let mode = UInt32(text, radix: 8), mode <= 0o777 { s.socketMode = mode }
+                    else { r.fail(v.path, "expected an octal mode such as \"0660\", found \"\(text)\"") }
+                }
+                if let v = o.member("group") {
+                    if case .null = v.value { s.socketGroup = nil } else { s.socketGroup = r.string(v.value, v.path) }
+                }
+                r.issues += o.unknownKeyIssues()
+            }
+            if let m = top.member("layouts"), var o = r.object(m.value, m.path) {
+                if let v = o.member("directory"), let d = r.string(v.value, v.path) { s.layoutsDirectory = d }
+                if let v = o.member("start") {
+                    if case .null = v.value { s.startLayout = nil } else { s.startLayout = r.string(v.value, v.path) }
+                }
+                r.issues += o.unknownKeyIssues()
+            }
+            if let m = top.member("display"), var o = r.object(m.value, m.path) {
+                if let v = o.member("backend"), let b = r.enumeration(v.value, v.path, Backend.self) { s.backend = b }
+                if let v = o.member("device"), let d = r.string(v.value, v.path) { s.device = d == "auto" ? nil : d }
+                if let v = o.member("outputs") {
+                    if case .string("all") = v.value { s.outputs = nil }
+                    else if let items = r.array(v.value, v.path) {
+                        s.outputs = items.enumerated().compactMap { r.string($0.element, v.path.index($0.offset)) }
+                    }
+                }
+                if let v = o.member("modes"), case .object(let modes) = v.value {
+                    for (name, value) in modes.sorted(by: { $0.key < $1.key }) {
+                        if let text = r.string(value, v.path.key(name)) {
+                            if let size = Size(parsing: text) { s.modes[name] = size }
+                            else { r.fail(v.path.key(name), "expected a mode WxH such as \"1920x1080\", found \"\(text)\"") }
+                        }
+                    }
+                } else if let v = o.member("modes") {
+                    r.fail(v.path, "expected an object of connector names to modes, found \(v.value.typeDescription)")
+                }
+                if let v = o.member("maxFps"), let n = r.integer(v.value, v.path, in: 1...240) { s.maxFPS = n }
+                if let v = o.member("waitSeconds"), let n = r.number(v.value, v.path, in: 0...600) { s.displayWaitSeconds = n }
+                if let v = o.member("memorySize"), let text = r.string(v.value, v.path) {
+                    if let size = Size(parsing: text) { s.memorySize = size }
+                    else { r.fail(v.path, "expected WxH such as \"1280x720\", found \"\(text)\"") }
+                }
+                if let v = o.member("snapshot") {
+                    if case .null = v.value { s.snapshotPath = nil } else { s.snapshotPath = r.string(v.value, v.path) }
+                }
+                r.issues += o.unknownKeyIssues()
+            }
+            if let m = top.member("logLevel"), let text = r.string(m.value, m.path) {
+                if let level = LogLevel(name: text) { s.logLevel = level }
+                else { r.fail(m.path, "unknown log level \"\(text)\": expected error, warning, notice, info or debug") }
+            }
+            r.issues += top.unknownKeyIssues()
+        }
+        return r.issues.isEmpty ? .success(s) : .failure(LayoutError(file: file, issues: r.issues))
+    }
+}

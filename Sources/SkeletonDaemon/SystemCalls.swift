@@ -1,0 +1,163 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import CSkeletonSystem
+
+/// Every system call of the daemon goes through here. EINTR is retried in one place.
+enum SystemCalls {
+    /// Runs `body` again while it fails with EINTR; other failures become `Errno`.
+    @inline(__always)
+    static func retryingOnInterrupt<T: BinaryInteger>(_ call: String, _ body: () -> T) throws(Errno) -> T {
+        while true {
+            let result = body()
+            if result >= 0 { return result }
+            if errno != EINTR { throw Errno.current(call) }
+        }
+    }
+
+    /// read(2); nil when the descriptor would block.
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int? {
+        do {
+            return try retryingOnInterrupt("read") { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+        } catch where error.rawValue == EAGAIN || error.rawValue == EWOULDBLOCK {
+            return nil
+        }
+    }
+
+    /// write(2) with MSG_NOSIGNAL semantics for sockets (send); nil when it would block.
+    static func send(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) throws(Errno) -> Int? {
+        do {
+            return try retryingOnInterrupt("send") { Glibc.send(fd, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL)) }
+        } catch where error.rawValue == EAGAIN || error.rawValue == EWOULDBLOCK {
+            return nil
+        }
+    }
+
+    static func close(_ fd: Int32) {
+        _ = Glibc.close(fd)
+    }
+
+    /// poll(2) with a timeout in milliseconds (-1: forever).
+    static func poll(_ fds: inout [pollfd], timeoutMilliseconds: Int32) throws(Errno) -> Int {
+        let count = nfds_t(fds.count)
+        while true {
+            let result = fds.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, count, timeoutMilliseconds) }
+            if result >= 0 { return Int(result) }
+            if errno != EINTR { throw Errno.current("poll") }
+        }
+    }
+
+    static func unixListen(_ path: String, backlog: Int32) throws(Errno) -> Int32 {
+        try retryingOnInterrupt("bind \(path)") { sk_unix_listen(path, backlog) }
+    }
+
+    static func unixConnect(_ path: String) throws(Errno) -> Int32 {
+        try retryingOnInterrupt("connect \(path)") { sk_unix_connect(path) }
+    }
+
+    /// accept4(2); nil when no connection is waiting.
+    static func accept(_ fd: Int32) throws(Errno) -> Int32? {
+        let client = sk_accept(fd)
+        if client >= 0 { return client }
+        if errno == EAGAIN || errno == EWOULDBLOCK || errno == ECONNABORTED { return nil }
+        throw Errno.current("accept")
+    }
+
+    static func peerCredentials(_ fd: Int32) throws(Errno) -> (uid: UInt32, gid: UInt32, pid: Int32) {
+        var uid: UInt32 = 0, gid: UInt32 = 0, pid: Int32 = 0
+        _ = try retryingOnInterrupt("getsockopt SO_PEERCRED") { sk_peer_credentials(fd, &uid, &gid, &pid) }
+        return (uid, gid, pid)
+    }
+
+    static func chmod(_ path: String, _ mode: UInt32) throws(Errno) {
+        _ = try retryingOnInterrupt("chmod \(path)") { Glibc.chmod(path, mode_t(mode)) }
+    }
+
+    static func chown(_ path: String, group: UInt32) throws(Errno) {
+        _ = try retryingOnInterrupt("chown \(path)") { Glibc.chown(path, uid_t.max, gid_t(group)) }
+    }
+
+    static func unlink(_ path: String) throws(Errno) {
+        _ = try retryingOnInterrupt("unlink \(path)") { Glibc.unlink(path) }
+    }
+
+    /// lstat(2): whether the path exists and is a socket.
+    static func isSocketFile(_ path: String) -> Bool? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return (info.st_mode & S_IFMT) == S_IFSOCK
+    }
+
+    static func makeDirectory(_ path: String, mode: UInt32) throws(Errno) {
+        if Glibc.mkdir(path, mode_t(mode)) < 0 && errno != EEXIST { throw Errno.current("mkdir \(path)") }
+    }
+
+    static func signalDescriptor() throws(Errno) -> Int32 {
+        try retryingOnInterrupt("signalfd") { sk_signalfd() }
+    }
+
+    static func readSignal(_ fd: Int32) -> Int32? {
+        let n = sk_read_signal(fd)
+        return n > 0 ? n : nil
+    }
+
+    static func timerDescriptor() throws(Errno) -> Int32 {
+        try retryingOnInterrupt("timerfd_create") { sk_timerfd() }
+    }
+
+    /// Arms the timer at a monotonic time, or disarms it with nil.
+    static func armTimer(_ fd: Int32, at time: Double?) throws(Errno) {
+        _ = try retryingOnInterrupt("timerfd_settime") { sk_timerfd_arm(fd, time.map { max($0, 1e-9) } ?? 0) }
+    }
+
+    static func drainTimer(_ fd: Int32) { sk_timerfd_drain(fd) }
+
+    static func monotonicSeconds() -> Double { sk_monotonic_seconds() }
+
+    static func processAgeSeconds() -> Double? {
+        let age = sk_process_age_seconds()
+        return age >= 0 ? age : nil
+    }
+
+    static func notify(socket: String, message: String) throws(Errno) {
+        _ = try retryingOnInterrupt("sendto \(socket)") { sk_notify(socket, message) }
+    }
+
+    static func isUnixListener(_ fd: Int32) -> Bool { sk_is_unix_listener(fd) != 0 }
+
+    static func setCloseOnExec(_ fd: Int32) { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+
+    static func setNonBlocking(_ fd: Int32) {
+        let flags = fcntl(fd, F_GETFL)
+        if flags >= 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+    }
+
+    static var processID: Int32 { getpid() }
+    static var effectiveUserID: UInt32 { geteuid() }
+
+    static func environment(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        return String(cString: value)
+    }
+
+    static func unsetEnvironment(_ name: String) { unsetenv(name) }
+
+    /// Whole file contents, or nil when it cannot be read.
+    static func readFile(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { Glibc.close(fd) }
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return n == 0 ? result : nil }
+            result += chunk[0..<n]
+        }
+    }
+
+    static func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+}

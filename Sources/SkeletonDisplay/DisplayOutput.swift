@@ -1,0 +1,39 @@
+import SkeletonLayout
+import SkeletonRender
+
+/// One screen the daemon draws on: it renders into `shadow` (ordinary memory), then asks the
+/// output to make the damaged rectangles visible.
+public protocol DisplayOutput: AnyObject {
+    /// The connector name ("HDMI-A-1", "Virtual-1") or "memory".
+    var name: String { get }
+    var size: Size { get }
+    /// The RAM shadow canvas frames are drawn into; never the scanned-out buffer itself.
+    var shadow: Canvas { get }
+    /// False while a previous present is still in flight (a page flip pending).
+    var canPresent: Bool { get }
+    /// Makes the shadow's `damage` visible.
+    func present(damage: [PixelRect]) throws(DisplayError)
+    var framesPresented: Int { get }
+    /// Facts for `status`: mode, CRTC, flips pending.
+    var statusFields: [String: JSONValue] { get }
+}
+
+/// All outputs of one backend, and the backend's own lifecycle.
+public protocol Display: AnyObject {
+    var backendName: String { get }
+    var outputs: [any DisplayOutput] { get }
+    /// A descriptor the event loop polls for input (DRM events), if any.
+    var eventDescriptor: Int32? { get }
+    /// Handles what made `eventDescriptor` readable (flip completions).
+    func handleEvents() throws(DisplayError)
+    /// Called by the event loop every iteration with the monotonic time; a memory display
+    /// writes its snapshot here when due. Returns when it wants to be called again, if ever.
+    func tick(now: Double) -> Double?
+    /// Stops showing frames: restore what was on screen before (retain == false) or leave the
+    /// last frame and hand the display to the next program (retain == true).
+    func release(retainingPicture: Bool)
+    /// Takes the display back after a retained release (a new show).
+    func reacquire() throws(DisplayError)
+    /// A line for `status` when something is wrong (master lost), else nil.
+    var problem: String? { get }
+}

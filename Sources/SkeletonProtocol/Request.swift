@@ -1,0 +1,79 @@
+import SkeletonLayout
+
+/// One control request: what to do, and the id its reply repeats.
+public struct Request: Sendable, Equatable {
+    public var id: JSONValue?
+    public var command: Command
+
+    public init(id: JSONValue? = nil, command: Command) {
+        self.id = id
+        self.command = command
+    }
+}
+
+/// The commands of the control protocol.
+public enum Command: Sendable, Equatable {
+    case show(ShowRequest)
+    case update(UpdateRequest)
+    case hide(HideRequest)
+    case status
+    case tree
+    case ping
+    case reload
+    case quit
+
+    public var name: String {
+        switch self {
+        case .show: return "show"
+        case .update: return "update"
+        case .hide: return "hide"
+        case .status: return "status"
+        case .tree: return "tree"
+        case .ping: return "ping"
+        case .reload: return "reload"
+        case .quit: return "quit"
+        }
+    }
+}
+
+public struct ShowRequest: Sendable, Equatable {
+    /// A layout of the layouts directory, by name without `.json`; nil keeps the current one.
+    public var layout: String?
+    public var delay: Double
+    public var transition: TransitionSpec?
+    public var overrides: PresentationOverrides
+    /// Reply only once the show transition has finished.
+    public var wait: Bool
+
+    public init(layout: String? = nil, delay: Double = 0, transition: TransitionSpec? = nil,
+                overrides: PresentationOverrides = PresentationOverrides(), wait: Bool = false) {
+        self.layout = layout
+        self.delay = delay
+        self.transition = transition
+        self.overrides = overrides
+        self.wait = wait
+    }
+}
+
+public struct UpdateRequest: Sendable, Equatable {
+    public var layout: String?
+    public var overrides: PresentationOverrides
+
+    public init(layout: String? = nil, overrides: PresentationOverrides = PresentationOverrides()) {
+        self.layout = layout
+        self.overrides = overrides
+    }
+}
+
+public struct HideRequest: Sendable, Equatable {
+    public var transition: TransitionSpec?
+    /// Leave the last frame on screen and hand the display over.
+    public var retain: Bool
+    public var wait: Bool
+
+    public init(transition: TransitionSpec? = nil, retain: Bool = false, wait: Bool = false) {
+        self.transition = transition
+        self.retain = retain
+        self.wait = wait
+    }
+}

@@ -1,0 +1,131 @@
+import SkeletonLayout
+
+/// Parses one request line. Errors name the field and say what was expected.
+public enum RequestDecoder {
+    /// Decodes a line (without its newline). On failure, the id is returned when it could be read.
+    public static func decode(line: some Collection<UInt8>) -> Result<Request, RequestFailure> {
+        let document: JSONValue
+        do {
+            document = try JSONValue.parse(line)
+        } catch {
+            return .failure(RequestFailure(id: nil, error: ProtocolError(.badJSON, "the request is not valid JSON: \(error)")))
+        }
+        return decode(document)
+    }
+
+    public static func decode(_ document: JSONValue) -> Result<Request, RequestFailure> {
+        guard case .object(let members) = document else {
+            return .failure(RequestFailure(id: nil, error: ProtocolError(.badRequest,
+                "a request must be a JSON object, found \(document.typeDescription)")))
+        }
+        let id = members["id"]
+        func fail(_ code: ProtocolError.Code, _ message: String) -> Result<Request, RequestFailure> {
+            .failure(RequestFailure(id: id, error: ProtocolError(code, message)))
+        }
+        guard let commandValue = members["command"] else { return fail(.badRequest, "missing field \"command\"") }
+        guard case .string(let name) = commandValue else {
+            return fail(.badRequest, "field \"command\": expected a string, found \(commandValue.typeDescription)")
+        }
+        var reader = ValueReader()
+        var object = ObjectReader(members: members, path: .document)
+        _ = object.member("id")
+        _ = object.member("command")
+        let command: Command
+        switch name {
+        case "show":
+            var show = ShowRequest()
+            show.layout = layoutName(&object, &reader)
+            if let m = object.member("delay"), let v = reader.number(m.value, m.path, in: 0...3600) { show.delay = v }
+            show.transition = transition(&object, &reader)
+            show.overrides = overrides(&object, &reader)
+            if let m = object.member("wait"), let v = reader.bool(m.value, m.path) { show.wait = v }
+            command = .show(show)
+        case "update":
+            var update = UpdateRequest()
+            update.layout = layoutName(&object, &reader)
+            update.overrides = overrides(&object, &reader)
+            command = .update(update)
+        case "hide":
+            var hide = HideRequest()
+            hide.transition = transition(&object, &reader)
+            if let m = object.member("retain"), let v = reader.bool(m.value, m.path) { hide.retain = v }
+            if let m = object.member("wait"), let v = reader.bool(m.value, m.path) { hide.wait = v }
+            command = .hide(hide)
+        case "status": command = .status
+        case "tree": command = .tree
+        case "ping": command = .ping
+        case "reload": command = .reload
+        case "quit": command = .quit
+        default:
+            return fail(.unknownCommand, "unknown command \"\(name)\": expected one of show, update, hide, status, tree, ping, reload, quit")
+        }
+        reader.issues += object.unknownKeyIssues().map {
+            LayoutIssue(path: $0.path, message: $0.message + " for command \"\(name)\"")
+        }
+        if let first = reader.issues.first {
+            let code: ProtocolError.Code = first.message.hasPrefix("bad layout name") ? .badLayoutName : .badRequest
+            let message = reader.issues.map { "field \"\($0.path)\": \($0.message)" }.joined(separator: "; ")
+            return fail(code, message)
+        }
+        return .success(Request(id: id, command: command))
+    }
+
+    /// A layout name: letters, digits, '-', '_' and '.', no slash, no "..".
+    public static func validateLayoutName(_ name: String) -> String? {
+        if name.isEmpty { return "bad layout name \"\": a name must not be empty" }
+        if name.contains("/") || name.contains("..") || name.hasPrefix(".") {
+            return "bad layout name \"\(name)\": a layout is named by its file in the layouts directory, without a slash or \"..\""
+        }
+        let allowed = name.unicodeScalars.allSatisfy { s in
+            (s >= "a" && s <= "z") || (s >= "A" && s <= "Z") || (s >= "0" && s <= "9") || s == "-" || s == "_" || s == "."
+        }
+        if !allowed || name.count > 128 {
+            return "bad layout name \"\(name)\": use letters, digits, '-', '_' and '.' (at most 128)"
+        }
+        return nil
+    }
+
+    private static func layoutName(_ object: inout ObjectReader, _ reader: inout ValueReader) -> String? {
+        guard let m = object.member("layout"), let name = reader.string(m.value, m.path) else { return nil }
+        if let problem = validateLayoutName(name) {
+            reader.fail(m.path, problem)
+            return nil
+        }
+        return name
+    }
+
+    private static func transition(_ object: inout ObjectReader, _ reader: inout ValueReader) -> TransitionSpec? {
+        guard let m = object.member("transition") else { return nil }
+        var decoder = LayoutDecoder()
+        let t = decoder.decodeTransition(m.value, m.path)
+        reader.issues += decoder.issues
+        return t
+    }
+
+    private static func overrides(_ object: inout ObjectReader, _ reader: inout ValueReader) -> PresentationOverrides {
+        var o = PresentationOverrides()
+        if let m = object.member("style") { o.style = reader.enumeration(m.value, m.path, SkeletonStyle.self) }
+        if let m = object.member("animated") { o.animated = reader.bool(m.value, m.path) }
+        if let m = object.member("reducedMotion") { o.reducedMotion = reader.bool(m.value, m.path) }
+        if let m = object.member("tint") { o.tint = reader.color(m.value, m.path) }
+        if let m = object.member("gradient") { o.gradient = reader.gradient(m.value, m.path) }
+        if let m = object.member("scheme") { o.scheme = reader.enumeration(m.value, m.path, ColorScheme.self) }
+        if let m = object.member("animation"), var a = reader.object(m.value, m.path) {
+            if let v = a.member("direction") { o.direction = reader.enumeration(v.value, v.path, SlideDirection.self) }
+            if let v = a.member("duration") { o.duration = reader.number(v.value, v.path, in: 0...600, exclusiveMinimum: true) }
+            if let v = a.member("timing") { o.timing = reader.enumeration(v.value, v.path, TimingCurveName.self) }
+            if let v = a.member("autoreverse") { o.autoreverse = reader.bool(v.value, v.path) }
+            if let v = a.member("pause") { o.pause = reader.number(v.value, v.path, in: 0...600) }
+            if let v = a.member("space") { o.space = reader.enumeration(v.value, v.path, SweepSpace.self) }
+            if let v = a.member("stagger") { o.stagger = reader.number(v.value, v.path, in: 0...60) }
+            reader.issues += a.unknownKeyIssues()
+        }
+        return o
+    }
+}
+
+/// A request that could not be decoded, with its id when one was readable.
+public struct RequestFailure: Error, Sendable, Equatable {
+    public var id: JSONValue?
+    public var error: ProtocolError
+}

@@ -1,0 +1,107 @@
+import ArgumentParser
+import SkeletonLayout
+import SkeletonProtocol
+
+struct Show: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show the skeleton (a layout of the layouts directory).")
+    @OptionGroup var connection: ConnectionOptions
+    @Argument(help: "Layout name (default: the one in force).") var layout: String?
+    @OptionGroup var presentation: PresentationFlags
+    @Option(help: "Seconds to wait before showing; a hide meanwhile cancels the show.") var delay: Double?
+    @Option(help: "none or crossDissolve[:SECONDS].") var transition: String?
+    @Flag(help: "Return once the show transition has finished.") var wait = false
+
+    func run() throws {
+        var request: [String: JSONValue] = ["command": "show"]
+        if let layout { request["layout"] = .string(layout) }
+        presentation.apply(to: &request)
+        if let delay { request["delay"] = .number(delay) }
+        if let transition { request["transition"] = try transitionJSON(transition) }
+        if wait { request["wait"] = true }
+        try connection.call(request)
+    }
+}
+
+struct Update: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Change the shown skeleton's presentation or layout.")
+    @OptionGroup var connection: ConnectionOptions
+    @Argument(help: "Layout name to switch to.") var layout: String?
+    @OptionGroup var presentation: PresentationFlags
+
+    func run() throws {
+        var request: [String: JSONValue] = ["command": "update"]
+        if let layout { request["layout"] = .string(layout) }
+        presentation.apply(to: &request)
+        try connection.call(request)
+    }
+}
+
+struct Hide: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Hide the skeleton.")
+    @OptionGroup var connection: ConnectionOptions
+    @Option(help: "none or crossDissolve[:SECONDS].") var transition: String?
+    @Flag(help: "Leave the last frame on screen and hand the display to the next program.") var retain = false
+    @Flag(help: "Return once the hide transition has finished.") var wait = false
+
+    func run() throws {
+        var request: [String: JSONValue] = ["command": "hide"]
+        if let transition { request["transition"] = try transitionJSON(transition) }
+        if retain { request["retain"] = true }
+        if wait { request["wait"] = true }
+        try connection.call(request)
+    }
+}
+
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Print the daemon's state.")
+    @OptionGroup var connection: ConnectionOptions
+    @Flag(help: "Print the reply as JSON.") var json = false
+
+    func run() throws {
+        try connection.call(["command": "status"]) { reply in
+            if json { printReplyFields(reply); return }
+            let j = reply.json
+            var lines = ["state: \(j["state"]?.stringValue ?? "?")"]
+            if let layout = j["layout"]?.stringValue { lines.append("layout: \(layout)") }
+            if let p = j["presentation"] {
+                let style = p["style"]?.stringValue ?? "?"
+                let animated = p["animated"]?.boolValue == true
+                let direction = p["animation"]?["direction"]?.stringValue ?? "?"
+                lines.append("presentation: \(style), \(animated ? "animated (\(direction))" : "static")")
+            }
+            lines.append("backend: \(j["backend"]?.stringValue ?? "?")")
+            if case .array(let outputs)? = j["outputs"] {
+                for o in outputs {
+                    lines.append("output \(o["name"]?.stringValue ?? "?"): \(o["mode"]?.stringValue ?? o["size"]?.stringValue ?? "?"), \(JSONValue.formatNumber(o["framesPresented"]?.numberValue ?? 0)) frames presented")
+                }
+            }
+            lines.append("frames drawn: \(JSONValue.formatNumber(j["framesDrawn"]?.numberValue ?? 0)), \(JSONValue.formatNumber(j["frameRate"]?.numberValue ?? 0)) fps, uptime \(JSONValue.formatNumber(j["uptime"]?.numberValue ?? 0)) s")
+            if let problem = j["problem"]?.stringValue { lines.append("problem: \(problem)") }
+            print(lines.joined(separator: "\n"))
+        }
+    }
+}
+
+struct Tree: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Print the resolved node tree of the layout in force.")
+    @OptionGroup var connection: ConnectionOptions
+    func run() throws { try connection.call(["command": "tree"]) { print($0.json["tree"]?.jsonText ?? "null") } }
+}
+
+struct Ping: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Check that the daemon answers.")
+    @OptionGroup var connection: ConnectionOptions
+    func run() throws { try connection.call(["command": "ping"]) }
+}
+
+struct Reload: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Re-read settings and layouts.")
+    @OptionGroup var connection: ConnectionOptions
+    func run() throws { try connection.call(["command": "reload"]) }
+}
+
+struct Quit: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Stop the daemon (restoring the display).")
+    @OptionGroup var connection: ConnectionOptions
+    func run() throws { try connection.call(["command": "quit"]) }
+}

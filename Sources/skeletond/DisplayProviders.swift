@@ -1,0 +1,6 @@
+import SkeletonDaemon
+
+/// The display backends compiled into this executable.
+func makeDisplayProvider() -> any DisplayProvider {
+    MemoryDisplayProvider()
+}

@@ -231,7 +231,7 @@ public struct LayoutDecoder {
     }
 
     private mutating func decodeList(_ o: inout ObjectReader, _ path: JSONPath) -> ListSpec? {
-        let rowHeight = o.member("rowHeight").flatMap { reader.number($0.value, $0.path, in: 0...16384, exclusiveMinimum: true) }
+        let rowHeight = o.member("rowHeight").flatMap { reader.number($0.value, $0.path, in: 1...16384) }
         if !o.has("rowHeight") { reader.fail(path.key("rowHeight"), "missing key \"rowHeight\": a list needs a row height") }
         let row = o.member("row").flatMap { decodeNode($0.value, $0.path, isTemplate: true) }
         if !o.has("row") { reader.fail(path.key("row"), "missing key \"row\": a list needs a row template node") }
@@ -264,13 +264,13 @@ public struct LayoutDecoder {
 
     private mutating func decodeGrid(_ o: inout ObjectReader, _ path: JSONPath) -> GridSpec? {
         var size: (Double, Double)?
-        if let m = o.member("itemSize") { size = decodePair(m.value, m.path, positive: true) } else {
+        if let m = o.member("itemSize") { size = decodePair(m.value, m.path, minimum: 1) } else {
             reader.fail(path.key("itemSize"), "missing key \"itemSize\": a grid needs [width, height]")
         }
         var spacing = (0.0, 0.0)
         if let m = o.member("spacing") {
             if case .number = m.value, let v = reader.number(m.value, m.path, in: 0...16384) { spacing = (v, v) }
-            else if case .number = m.value {} else if let pair = decodePair(m.value, m.path, positive: false) { spacing = pair }
+            else if case .number = m.value {} else if let pair = decodePair(m.value, m.path, minimum: 0) { spacing = pair }
         }
         let items = o.member("items").flatMap { reader.repeatCount($0.value, $0.path, minimum: 0) } ?? .auto
         let item = o.member("item").flatMap { decodeNode($0.value, $0.path, isTemplate: true) }
@@ -278,14 +278,14 @@ public struct LayoutDecoder {
         return GridSpec(itemWidth: size.0, itemHeight: size.1, spacingX: spacing.0, spacingY: spacing.1, items: items, item: item)
     }
 
-    private mutating func decodePair(_ value: JSONValue, _ path: JSONPath, positive: Bool) -> (Double, Double)? {
+    private mutating func decodePair(_ value: JSONValue, _ path: JSONPath, minimum: Double) -> (Double, Double)? {
         guard let items = reader.array(value, path) else { return nil }
         guard items.count == 2 else {
             reader.fail(path, "expected [width, height] (2 numbers), found \(items.count) values")
             return nil
         }
-        let a = reader.number(items[0], path.index(0), in: 0...16384, exclusiveMinimum: positive)
-        let b = reader.number(items[1], path.index(1), in: 0...16384, exclusiveMinimum: positive)
+        let a = reader.number(items[0], path.index(0), in: minimum...16384)
+        let b = reader.number(items[1], path.index(1), in: minimum...16384)
         guard let a, let b else { return nil }
         return (a, b)
     }

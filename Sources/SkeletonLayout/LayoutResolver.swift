@@ -187,7 +187,7 @@ public struct LayoutResolver {
         var children: [ResolvedNode] = []
         var y = frame.y
         for section in list.sections {
-            if let header = section.header, section.headerHeight > 0 {
+            if let header = section.header, section.headerHeight > 0, y < frame.maxY {
                 let cell = Rect(x: frame.x, y: y, width: frame.width, height: section.headerHeight)
                 children.append(resolveNode(header, in: cell, context: context, frameOverride: header.frame.resolve(in: cell)))
                 y += section.headerHeight

@@ -37,7 +37,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "SkeletonDaemonTests", dependencies: ["SkeletonDaemon", "SkeletonProtocol"]),
+        .testTarget(name: "SkeletonDaemonTests", dependencies: ["SkeletonDaemon", "SkeletonProtocol", "SkeletonDisplay", "CSkeletonSystem"]),
         .testTarget(name: "SkeletonLayoutTests", dependencies: ["SkeletonLayout"]),
         .testTarget(name: "SkeletonRenderTests", dependencies: ["SkeletonRender", "SkeletonDisplay"]),
         .testTarget(name: "SkeletonToolTests", dependencies: ["SkeletonTools"]),

@@ -110,6 +110,21 @@ int sk_notify(const char *socket_path, const char *message) {
     return sent < 0 ? -1 : 0;
 }
 
+int sk_unix_datagram_bind(const char *path) {
+    struct sockaddr_un address;
+    socklen_t length;
+    if (fill_address(&address, &length, path) < 0) return -1;
+    int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    if (bind(fd, (struct sockaddr *)&address, length) < 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
 int sk_signalfd(void) {
     sigset_t mask;
     sigemptyset(&mask);

@@ -13,6 +13,19 @@ struct Skeletonctl: ParsableCommand {
         discussion: "Exit status: 0 on an ok reply, 1 on an error reply, 2 when the daemon cannot be reached.",
         subcommands: [Show.self, Update.self, Hide.self, Status.self, Tree.self, Ping.self, Reload.self, Quit.self]
     )
+
+    /// `--socket PATH` may come before the subcommand (`skeletonctl --socket P show`); the
+    /// parser reads it in the subcommand's options, so move it there.
+    static func main() {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        var moved: [String] = []
+        while let first = arguments.first, first.hasPrefix("--socket") {
+            moved.append(arguments.removeFirst())
+            if first == "--socket", !arguments.isEmpty { moved.append(arguments.removeFirst()) }
+        }
+        if !moved.isEmpty, !arguments.isEmpty { arguments.insert(contentsOf: moved, at: 1) } else { arguments = moved + arguments }
+        main(arguments)
+    }
 }
 
 /// The socket option shared by every subcommand; SKELETOND_SOCKET overrides the default.

@@ -21,6 +21,9 @@ int sk_is_unix_listener(int fd);
 /* Sends one datagram to $NOTIFY_SOCKET's address (a path, or "@name" for the abstract namespace). */
 int sk_notify(const char *socket_path, const char *message);
 
+/* A bound, nonblocking Unix datagram socket (to receive sd_notify messages in tests). */
+int sk_unix_datagram_bind(const char *path);
+
 /* Blocks SIGTERM, SIGINT, SIGHUP (and ignores SIGPIPE), then returns a nonblocking signalfd for the three. */
 int sk_signalfd(void);
 /* Reads one signal from a signalfd: its number, 0 when none is queued, -1 on error. */

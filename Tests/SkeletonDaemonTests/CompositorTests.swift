@@ -1,0 +1,99 @@
+import SkeletonDaemon
+import SkeletonDisplay
+import SkeletonLayout
+import SkeletonRender
+import Testing
+
+/// Frame-exact checks of what the daemon puts on an output, against the offline renderer
+/// (the same pictures `skeletond render` writes).
+@Suite struct CompositorTests {
+    let look = SkeletonLook(layoutName: "simple", layout: TestLayouts.simple)
+
+    func reference(_ look: SkeletonLook, at time: Double, size: Size = Size(width: 200, height: 100)) -> PixelBuffer {
+        let renderer = FrameRenderer(layout: look.layout, outputSize: size, overrides: look.overrides)
+        let image = PixelBuffer(size: size)
+        renderer.renderFull(at: time, into: image.canvas)
+        return image
+    }
+
+    @Test func steadyFramesMatchTheOfflineRendererFrameByFrame() {
+        let display = MemoryDisplay(size: Size(width: 200, height: 100))
+        let compositor = OutputCompositor(output: display)
+        let session = Session()
+        _ = session.show(look, delay: 0, transition: .none, now: 100)
+        for frame in 0..<100 {
+            let now = 100 + Double(frame) / 60
+            let damage = compositor.draw(session.frame(at: now))
+            if frame > 0 { #expect(damage.allSatisfy { $0.area < 200 * 100 }, "steady frames redraw only what changed") }
+            #expect(display.buffer.pixels == reference(look, at: now - 100).pixels, "frame \(frame)")
+        }
+    }
+
+    @Test func showDissolvesOverBlack() {
+        let display = MemoryDisplay(size: Size(width: 200, height: 100))
+        let compositor = OutputCompositor(output: display)
+        let session = Session()
+        var still = look
+        still.overrides.animated = false
+        _ = session.show(still, delay: 0, transition: .crossDissolve(duration: 0.5), now: 0)
+        compositor.draw(session.frame(at: 0))
+        #expect(display.buffer.pixels.allSatisfy { $0 == 0 }, "opacity 0 shows what was beneath")
+        compositor.draw(session.frame(at: 0.25))
+        let full = reference(still, at: 0.25)
+        // Half way: each channel is half of the skeleton's (over black), rounded.
+        for (x, y) in [(100, 50), (5, 5), (30, 50)] {
+            let p = display.buffer[x, y], q = full[x, y]
+            for shift: UInt32 in [0, 8, 16] {
+                let expected = Int(((Double((q >> shift) & 0xFF) * 128) / 255).rounded())
+                #expect(abs(Int((p >> shift) & 0xFF) - expected) <= 1, "pixel \(x),\(y)")
+            }
+        }
+        compositor.draw(session.frame(at: 0.5))
+        #expect(display.buffer.pixels == reference(still, at: 0.5).pixels)
+    }
+
+    @Test func styleChangeDissolvesThenSettlesOnTheNewStyle() {
+        let display = MemoryDisplay(size: Size(width: 200, height: 100))
+        let compositor = OutputCompositor(output: display)
+        let session = Session()
+        var solid = look
+        solid.overrides = PresentationOverrides(style: .solid, animated: false)
+        _ = session.show(solid, delay: 0, transition: .none, now: 0)
+        compositor.draw(session.frame(at: 0))
+        var gradient = solid
+        gradient.overrides.style = .gradient
+        session.update(gradient, now: 1)
+        compositor.draw(session.frame(at: 1))
+        #expect(display.buffer.pixels == reference(solid, at: 1).pixels, "the dissolve starts from the old style")
+        compositor.draw(session.frame(at: 1.125))
+        let middle = display.buffer.pixels
+        #expect(middle != reference(solid, at: 1.125).pixels && middle != reference(gradient, at: 1.125).pixels)
+        _ = session.advance(to: 1.25)
+        compositor.draw(session.frame(at: 1.25))
+        #expect(display.buffer.pixels == reference(gradient, at: 1.25).pixels)
+    }
+
+    @Test func hideEndsOnWhatWasBeneath() {
+        let display = MemoryDisplay(size: Size(width: 200, height: 100))
+        let compositor = OutputCompositor(output: display)
+        let session = Session()
+        _ = session.show(look, delay: 0, transition: .none, now: 0)
+        compositor.draw(session.frame(at: 0))
+        _ = session.hide(transition: .crossDissolve(duration: 0.25), retain: false, now: 1)
+        compositor.draw(session.frame(at: 1.1))
+        #expect(display.buffer.pixels.contains { $0 != 0 })
+        _ = session.advance(to: 1.25)
+        compositor.draw(session.frame(at: 1.25))
+        #expect(display.buffer.pixels.allSatisfy { $0 == 0 })
+    }
+
+    @Test func scaledOutputMatchesRenderAtThatSize() {
+        let size = Size(width: 320, height: 240)
+        let display = MemoryDisplay(size: size)
+        let compositor = OutputCompositor(output: display)
+        let session = Session()
+        _ = session.show(look, delay: 0, transition: .none, now: 0)
+        compositor.draw(session.frame(at: 0.7))
+        #expect(display.buffer.pixels == reference(look, at: 0.7, size: size).pixels)
+    }
+}

@@ -1,0 +1,251 @@
+import Foundation
+import SkeletonDisplay
+import SkeletonLayout
+import SkeletonRender
+import Testing
+
+/// A real daemon process on a temporary socket, driven by real clients.
+@Suite(.serialized) struct DaemonProcessTests {
+    static let staticLayout = """
+    {"name": "still", "canvas": {"width": 200, "height": 100, "background": "#FFFFFF"},
+     "presentation": {"style": "solid", "animated": false, "transition": {"kind": "none"}},
+     "root": {"kind": "view", "children": [{"kind": "image", "frame": [20, 20, 60, 60], "cornerRadius": 8}]}}
+    """
+
+    @Test func readinessAndEveryCommand() throws {
+        let d = try DaemonProcess(layouts: ["default": TestLayouts.simpleText, "still": Self.staticLayout])
+        #expect(d.readyMessage?.contains("READY=1") == true)
+        #expect(d.readyMessage?.contains("STATUS=") == true)
+        let c = try d.connect()
+        let pong = c.request(#"{"command": "ping", "id": 7}"#)
+        #expect(pong?["ok"] == true)
+        #expect(pong?["id"] == 7)
+        let status = c.request(#"{"command": "status", "id": "s"}"#)
+        #expect(status?["id"] == "s")
+        #expect(status?["state"] == "showing")
+        #expect(status?["layout"] == "default")
+        #expect(status?["presentation"]?["style"] == "gradient")
+        #expect(status?["presentation"]?["animation"]?["direction"] == "leftRight")
+        #expect(status?["outputs"]?.jsonText.contains("\"mode\":\"200x100\"") == true)
+        #expect((status?["uptime"]?.numberValue ?? -1) >= 0)
+        let tree = c.request(#"{"command": "tree"}"#)
+        #expect(tree?["tree"]?["root"]?["kind"] == "view")
+        #expect(tree?["tree"]?["output"] == [200, 100])
+
+        let update = c.request(#"{"command": "update", "tint": "peterRiver", "animation": {"direction": "rightLeft"}}"#)
+        #expect(update?["ok"] == true)
+        let after = c.request(#"{"command": "status"}"#)
+        #expect(after?["appearance"]?["tint"] == "#3498DB")
+        #expect(after?["presentation"]?["animation"]?["direction"] == "rightLeft")
+
+        let again = c.request(#"{"command": "show", "layout": "still"}"#)
+        #expect(again?["updated"] == true, "a second show while showing is an update")
+        let switched = c.request(#"{"command": "status"}"#)
+        #expect(switched?["layout"] == "still")
+        // The custom direction is not silently dropped by a later show (SkeletonView issue #149).
+        #expect(switched?["presentation"]?["animation"]?["direction"] == "rightLeft")
+
+        let hide = c.request(#"{"command": "hide", "transition": {"kind": "none"}}"#)
+        #expect(hide?["ok"] == true)
+        #expect(hide?["state"] == "idle")
+        let refused = c.request(#"{"command": "update", "style": "solid", "id": 9}"#)
+        #expect(refused?["ok"] == false)
+        #expect(refused?["id"] == 9)
+        #expect(refused?["error"]?["code"] == "not_showing")
+        let reload = c.request(#"{"command": "reload"}"#)
+        #expect(reload?["ok"] == true)
+        let quit = c.request(#"{"command": "quit"}"#)
+        #expect(quit?["ok"] == true)
+        #expect(d.waitForExit() == 0)
+        #expect(!FileManager.default.fileExists(atPath: d.socketPath), "the socket file is removed on exit")
+    }
+
+    @Test func badInputGetsAnErrorAndTheConnectionStaysUsable() throws {
+        let d = try DaemonProcess()
+        let c = try d.connect()
+        func expectError(_ line: String, _ code: String, mentions: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            let r = c.request(line)
+            #expect(r?["ok"] == false, sourceLocation: sourceLocation)
+            #expect(r?["error"]?["code"]?.stringValue == code, "\(line)", sourceLocation: sourceLocation)
+            #expect(r?["error"]?["message"]?.stringValue?.contains(mentions) == true,
+                    "\(r?["error"]?["message"]?.stringValue ?? "no reply") should mention \(mentions)", sourceLocation: sourceLocation)
+        }
+        expectError(#"{"command": "ping""#, "bad_json", mentions: "not valid JSON")
+        expectError(#"[1, 2]"#, "bad_request", mentions: "JSON object")
+        expectError(#"{"command": "dance"}"#, "unknown_command", mentions: "dance")
+        expectError(#"{"command": 3}"#, "bad_request", mentions: "command")
+        expectError(#"{"command": "show", "delay": "soon"}"#, "bad_request", mentions: "delay")
+        expectError(#"{"command": "show", "tint": "blurple"}"#, "bad_request", mentions: "blurple")
+        expectError(#"{"command": "show", "stlye": "solid"}"#, "bad_request", mentions: "did you mean \"style\"")
+        expectError(#"{"command": "show", "layout": "nosuch"}"#, "unknown_layout", mentions: "nosuch")
+        expectError(#"{"command": "show", "layout": "../../etc/passwd"}"#, "bad_layout_name", mentions: "slash")
+        expectError(#"{"command": "show", "layout": "a..b"}"#, "bad_layout_name", mentions: "..")
+        expectError(#"{"command": "hide", "retain": "yes"}"#, "bad_request", mentions: "retain")
+        // A line over 64 KiB: one error, the rest of the line discarded, then business as usual.
+        c.send("{\"command\": \"ping\", \"pad\": \"" + String(repeating: "x", count: 70_000) + "\"}\n")
+        let long = c.readReply()
+        #expect(long?["error"]?["code"] == "line_too_long")
+        let ping = c.request(#"{"command": "ping", "id": "after"}"#)
+        #expect(ping?["id"] == "after")
+        #expect(ping?["ok"] == true)
+        let status = c.request(#"{"command": "status"}"#)
+        #expect(status?["state"] == "showing", "bad requests never stop the skeleton")
+    }
+
+    @Test func stalledAndGreedyClientsDoNotHoldUpOthers() throws {
+        let d = try DaemonProcess(extraArguments: ["--max-fps", "30"])
+        let staller = try d.connect()
+        staller.send(#"{"command": "pi"#)
+        let greedy = try d.connect()
+        let request = Array(#"{"command": "status"}"#.utf8) + [0x0A]
+        var burst: [UInt8] = []
+        for _ in 0..<2000 { burst += request }
+        // It never reads: once its unread replies pass the bound, the daemon closes it.
+        for _ in 0..<10 { greedy.send(burst) }
+        let other = try d.connect()
+        let pong = other.request(#"{"command": "ping"}"#, seconds: 5)
+        #expect(pong?["ok"] == true)
+        let read = greedy.readUntilClosed(seconds: 20)
+        #expect(read != nil, "the greedy client's connection was closed")
+        #expect((read ?? 0) < 20_000 * 600, "it was closed before all replies were written")
+        let status = other.request(#"{"command": "status"}"#)
+        #expect(status?["state"] == "showing")
+        #expect(d.log.contains("does not read its replies"))
+        staller.send(#"ng", "id": 1}"# + "\n")
+        #expect(staller.readReply()?["id"] == 1, "a half line completes later")
+    }
+
+    @Test func sixtyFourClientsAtOnce() throws {
+        let d = try DaemonProcess()
+        let clients = try (0..<64).map { _ in try d.connect() }
+        for (i, c) in clients.enumerated() { c.send("{\"command\": \"ping\", \"id\": \(i)}\n") }
+        for (i, c) in clients.enumerated() {
+            let r = c.readReply()
+            #expect(r?["id"]?.numberValue == Double(i))
+        }
+        let status = clients[0].request(#"{"command": "status"}"#)
+        #expect(status?["clients"] == 64)
+    }
+
+    @Test func sigtermEndsCleanly() throws {
+        let d = try DaemonProcess()
+        #expect(FileManager.default.fileExists(atPath: d.socketPath))
+        #expect(d.stop(signal: SIGTERM) == 0)
+        #expect(!FileManager.default.fileExists(atPath: d.socketPath))
+        #expect(d.log.contains("stopped"))
+        #expect(!d.log.contains("<3>"), "no error logged: \(d.log)")
+    }
+
+    @Test func sighupReloadsAndKeepsTheOldLayoutWhenTheNewOneIsBroken() throws {
+        let d = try DaemonProcess(layouts: ["default": TestLayouts.simpleText])
+        let c = try d.connect()
+        #expect(c.request(#"{"command": "status"}"#)?["layout"] == "default")
+        let file = d.layoutsDirectory.appendingPathComponent("default.json")
+        try TestLayouts.simpleText.replacingOccurrences(of: "\"lines\": 2", with: "\"lines\": \"two\"")
+            .write(to: file, atomically: true, encoding: .utf8)
+        kill(d.process.processIdentifier, SIGHUP)
+        let reload = c.request(#"{"command": "reload"}"#)
+        #expect(reload?["ok"] == false)
+        #expect(reload?["error"]?["message"]?.stringValue?.contains("root.children[2].lines") == true)
+        let status = c.request(#"{"command": "status"}"#)
+        #expect(status?["state"] == "showing")
+        #expect(status?["layout"] == "default")
+        #expect(d.log.contains("SIGHUP"))
+        #expect(d.log.contains("default.json: root.children[2].lines"))
+    }
+
+    @Test func brokenStartLayoutFallsBackToTheBuiltInOne() throws {
+        let broken = TestLayouts.simpleText.replacingOccurrences(of: "\"#FFFFFF\"", with: "\"#FFFFFG\"")
+        let d = try DaemonProcess(layouts: ["default": broken])
+        let c = try d.connect()
+        let status = c.request(#"{"command": "status"}"#)
+        #expect(status?["state"] == "showing")
+        #expect(status?["layout"] == "builtin-default")
+        #expect(d.log.contains("default.json: canvas.background"))
+        #expect(d.log.contains("built-in default"))
+    }
+
+    @Test func staleSocketIsReplacedAndALiveOneRefused() throws {
+        let first = try DaemonProcess()
+        // A second daemon on the same socket must refuse to start.
+        let second = try runTool(builtExecutable("skeletond"), ["run", "--config", first.directory.appendingPathComponent("skeletond.json").path,
+                                                                  "--socket", first.socketPath, "--backend", "memory", "--layout", "none"])
+        #expect(second.status == 1)
+        #expect(second.err.contains("another skeletond is already listening on \(first.socketPath)"))
+        // Kill the first without cleanup: its socket file stays, stale; a new daemon replaces it.
+        #expect(first.stop(signal: SIGKILL) != 0)
+        #expect(FileManager.default.fileExists(atPath: first.socketPath))
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: builtExecutable("skeletond"))
+        probe.arguments = ["run", "--config", first.directory.appendingPathComponent("skeletond.json").path, "--socket", first.socketPath,
+                           "--backend", "memory", "--layout", "none"]
+        probe.standardError = FileHandle.nullDevice
+        try probe.run()
+        defer { probe.terminate(); probe.waitUntilExit() }
+        var answered = false
+        for _ in 0..<200 where !answered {
+            if let c = try? TestClient(path: first.socketPath), c.request(#"{"command": "ping"}"#, seconds: 2)?["ok"] == true {
+                answered = true
+            } else {
+                _ = waitReadable(-1, seconds: 0.05)
+            }
+        }
+        #expect(answered)
+    }
+
+    @Test func socketModeAndPeerCredentials() throws {
+        let d = try DaemonProcess(settings: #"{"socket": {"mode": "0666"}}"#)
+        var info = stat()
+        stat(d.socketPath, &info)
+        #expect(info.st_mode & 0o777 == 0o666)
+        let setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard getuid() == 0, let setpriv else { return }
+        let r = try runTool(setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups",
+                                      builtExecutable("skeletonctl"), "--socket", d.socketPath, "ping"])
+        #expect(r.status == 1)
+        #expect(r.err.contains("permission denied"))
+        #expect(d.log.contains("refused a control connection from uid 65534"))
+    }
+
+    @Test func skeletonctlExitCodesAndWait() throws {
+        let d = try DaemonProcess(layouts: ["default": TestLayouts.simpleText, "still": Self.staticLayout])
+        let ctl = builtExecutable("skeletonctl")
+        let env = ["SKELETOND_SOCKET": d.socketPath]
+        #expect(try runTool(ctl, ["ping"], environment: env).status == 0)
+        let status = try runTool(ctl, ["status", "--json"], environment: env)
+        #expect(status.status == 0)
+        #expect(status.out.contains("\"state\":\"showing\""))
+        let bad = try runTool(ctl, ["show", "nosuch"], environment: env)
+        #expect(bad.status == 1)
+        #expect(bad.err.contains("no layout named \"nosuch\""))
+        let unreachable = try runTool(ctl, ["--socket", "/nonexistent/skeletond.sock", "ping"])
+        #expect(unreachable.status == 2)
+        #expect(unreachable.err.contains("/nonexistent/skeletond.sock"))
+        #expect(try runTool(ctl, ["update", "still", "--tint", "#E74C3C", "--no-animated"], environment: env).status == 0)
+        let wait = try runTool(ctl, ["hide", "--transition", "crossDissolve:0.3", "--wait"], environment: env)
+        #expect(wait.status == 0)
+        let after = try d.connect().request(#"{"command": "status"}"#)
+        #expect(after?["state"] == "idle", "--wait returns once the hide has finished")
+        let show = try runTool(ctl, ["show", "still", "--delay", "0.2", "--wait"], environment: env)
+        #expect(show.status == 0)
+        #expect(try d.connect().request(#"{"command": "status"}"#)?["state"] == "showing")
+        #expect(try runTool(ctl, ["show", "--transition", "sideways"], environment: env).status != 0)
+    }
+
+    @Test func snapshotShowsWhatRenderDraws() throws {
+        let snapshot = FileManager.default.temporaryDirectory.appendingPathComponent("snap-\(UUID().uuidString.prefix(8)).png").path
+        defer { try? FileManager.default.removeItem(atPath: snapshot) }
+        let d = try DaemonProcess(layouts: ["still": Self.staticLayout], startLayout: "still", extraArguments: ["--snapshot", snapshot])
+        // A reply proves the loop went round after drawing, which is when the snapshot is written.
+        #expect(try d.connect().request(#"{"command": "ping"}"#)?["ok"] == true)
+        let image = try ImageFile.readPNG(snapshot)
+        guard case .success(let layout) = LayoutLoader.load(text: Array(Self.staticLayout.utf8), file: "still.json") else {
+            Issue.record("layout invalid"); return
+        }
+        let expected = PixelBuffer(width: 200, height: 100)
+        FrameRenderer(layout: layout, outputSize: Size(width: 200, height: 100)).renderFull(at: 0, into: expected.canvas)
+        #expect(image.pixels == expected.pixels)
+        #expect(image[50, 50] == 0xECF0F1)
+        #expect(image[5, 5] == 0xFFFFFF)
+    }
+}

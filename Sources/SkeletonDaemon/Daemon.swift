@@ -27,6 +27,7 @@ public final class Daemon {
     private var running = true
     private var needsDraw = false
     private var nextFrame: Double?
+    private var lastDraw: Double?
     private var waiters: [Waiter] = []
     private var overridesInForce = PresentationOverrides()
     private let startTime: Double
@@ -190,11 +191,15 @@ public final class Daemon {
             attach(MemoryDisplay(size: settings.memorySize, snapshotPath: settings.snapshotPath))
         }
         let moving = session.isMoving(at: now)
-        if needsDraw || (moving && now >= (nextFrame ?? now) - 0.0005) {
+        // Changes from commands wait for the next frame slot too: a burst of updates must not
+        // draw faster than the frame-rate cap.
+        let slot = lastDraw.map { $0 + frameInterval - 0.0005 } ?? now
+        if (needsDraw || moving) && now >= max(slot, (moving ? nextFrame : nil) ?? slot) {
             drawFrame(at: now, moving: moving)
         }
         if !session.isMoving(at: now) && !needsDraw { nextFrame = nil }
         var deadline = nextFrame
+        if needsDraw, display != nil, let last = lastDraw { deadline = min(deadline ?? .infinity, last + frameInterval) }
         if let due = session.pendingDue { deadline = min(deadline ?? due, due) }
         if let d = display, let t = d.tick(now: now) { deadline = min(deadline ?? t, t) }
         if let d = displayDeadline { deadline = min(deadline ?? d, d) }
@@ -202,8 +207,11 @@ public final class Daemon {
         pollOnce()
     }
 
+    private var frameInterval: Double { 1 / Double(settings.maxFPS) }
+
     private func drawFrame(at now: Double, moving: Bool) {
         guard let display else { needsDraw = false; return }
+        lastDraw = now
         let frame = session.frame(at: now)
         var allPresented = true
         for compositor in compositors {
@@ -222,9 +230,12 @@ public final class Daemon {
         framesDrawn += 1
         frameTimes.append(now)
         if frameTimes.count > 240 { frameTimes.removeFirst(frameTimes.count - 240) }
-        let interval = 1 / Double(settings.maxFPS)
+        let interval = frameInterval
         if moving {
-            if let scheduled = nextFrame, now > scheduled + interval { framesLate += 1 }
+            if let scheduled = nextFrame, now > scheduled + interval {
+                framesLate += 1
+                logger.debug("frame late by \(JSONValue.formatNumber(((now - scheduled) * 1000).rounded())) ms")
+            }
             var next = (nextFrame ?? now) + interval
             if next <= now { next = now + interval }
             nextFrame = next

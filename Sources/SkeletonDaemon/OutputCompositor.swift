@@ -9,6 +9,7 @@ public final class OutputCompositor {
     /// What was on screen before the skeleton: the show dissolves over it, the hide back to it.
     public let beneath: PixelBuffer
     private var renderers: [SkeletonLook: FrameRenderer] = [:]
+    private var latest: FrameRenderer?
     private var current: PixelBuffer?
     private var previous: PixelBuffer?
     /// The renderer whose last frame the shadow holds, so that the next steady frame can be partial.
@@ -22,8 +23,9 @@ public final class OutputCompositor {
 
     public func renderer(for look: SkeletonLook) -> FrameRenderer {
         if let r = renderers[look] { return r }
-        let r = FrameRenderer(layout: look.layout, outputSize: output.size, overrides: look.overrides)
+        let r = FrameRenderer(layout: look.layout, outputSize: output.size, overrides: look.overrides, reusing: latest)
         renderers[look] = r
+        latest = r
         return r
     }
 

@@ -9,16 +9,19 @@ public final class FrameRenderer: @unchecked Sendable {
     private let masks: [CoverageMask]
     private var lastTime: Double?
 
-    public init(layout: ResolvedLayout, presentation: Presentation, direction: SlideDirection) {
+    /// `reusing` lends its coverage masks when its shapes have the same geometry (a change of
+    /// colours or animation only), which makes such a change cheap.
+    public init(layout: ResolvedLayout, presentation: Presentation, direction: SlideDirection, reusing other: FrameRenderer? = nil) {
         self.layout = layout
         self.animator = ShapeAnimator(presentation: presentation, direction: direction, outputSize: layout.outputSize)
         self.background = layout.background.xrgb
-        self.masks = layout.items.map { item in
-            switch item {
-            case .content(let fill): return CoverageMask(rect: fill.rect, radius: fill.cornerRadius, clip: fill.clip)
-            case .skeleton(let shape): return CoverageMask(rect: shape.rect, radius: shape.cornerRadius, clip: shape.clip)
-            }
+        let geometry = layout.items.map(Self.geometry)
+        if let other, other.geometry == geometry {
+            self.masks = other.masks
+        } else {
+            self.masks = geometry.map { CoverageMask(rect: $0.rect, radius: $0.radius, clip: $0.clip) }
         }
+        self.geometry = geometry
         self.shapes = layout.skeletonShapes
         var tables: [[Color]: GradientTable] = [:]
         self.tables = layout.items.map { item in
@@ -31,6 +34,20 @@ public final class FrameRenderer: @unchecked Sendable {
     }
 
     private let shapes: [SkeletonShape]
+    private let geometry: [ItemGeometry]
+
+    struct ItemGeometry: Equatable {
+        var rect: Rect
+        var radius: Double
+        var clip: Rect
+    }
+
+    private static func geometry(of item: DrawItem) -> ItemGeometry {
+        switch item {
+        case .content(let fill): return ItemGeometry(rect: fill.rect, radius: fill.cornerRadius, clip: fill.clip)
+        case .skeleton(let shape): return ItemGeometry(rect: shape.rect, radius: shape.cornerRadius, clip: shape.clip)
+        }
+    }
     /// Per item, the sampled gradient its sweep reads (shared between equal gradients).
     private let tables: [GradientTable?]
 

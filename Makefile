@@ -1,0 +1,63 @@
+# skeletond: the two set-up commands are `make run` and `make test`; each installs what it needs.
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(PREFIX)/bin
+SYSCONFDIR ?= /etc
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+SWIFT ?= swift
+RELEASE = .build/release
+DEBUG = .build/debug
+RUNDIR = build/run
+
+.PHONY: all deps build release run test test-swift test-schema test-units test-e2e bench install clean
+
+all: release
+
+# System packages: libdrm for the display backend, zlib for PNG, jsonschema for the schema test.
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+# The daemon with the bundled default layout: DRM when a display is there, otherwise the memory
+# output writing snapshots to build/run/snapshot.png. Control it with
+#   SKELETOND_SOCKET=build/run/control.sock .build/release/skeletonctl status
+run: release
+	mkdir -p $(RUNDIR)
+	$(RELEASE)/skeletond run --config config/skeletond.json --socket $(RUNDIR)/control.sock \
+		--layouts config/layouts --layout default --backend auto --snapshot $(RUNDIR)/snapshot.png
+
+# Every test: Swift unit and process tests, the JSON Schema check, systemd unit verification and
+# the end-to-end test on real kernel DRM drivers under QEMU.
+test: deps
+	@scripts/test-all.sh
+
+bench: release
+	$(RELEASE)/skeletond bench benchmarks/scene-1080p.json
+	$(RELEASE)/skeletond bench-control
+
+install: release
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/skeletond/layouts
+	install -m 755 $(RELEASE)/skeletond $(RELEASE)/skeletonctl $(DESTDIR)$(BINDIR)/
+	for unit in skeletond.service skeletond.socket skeletond-hide.service; do \
+		sed 's|@BINDIR@|$(BINDIR)|g' systemd/$$unit > $(DESTDIR)$(UNITDIR)/$$unit; \
+		chmod 644 $(DESTDIR)$(UNITDIR)/$$unit; \
+	done
+	test -e $(DESTDIR)$(SYSCONFDIR)/skeletond/skeletond.json || \
+		install -m 644 config/skeletond.json $(DESTDIR)$(SYSCONFDIR)/skeletond/skeletond.json
+	install -m 644 config/layouts/*.json $(DESTDIR)$(SYSCONFDIR)/skeletond/layouts/
+	install -m 644 config/skeletond-layout.schema.json $(DESTDIR)$(SYSCONFDIR)/skeletond/
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	$(RELEASE)/skeletonctl --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/skeletonctl
+	$(RELEASE)/skeletonctl --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_skeletonctl
+	$(RELEASE)/skeletonctl --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/skeletonctl.fish
+	$(RELEASE)/skeletond --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/skeletond
+
+clean:
+	rm -rf .build build

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs what building and testing need on a fresh Debian machine (Swift, make, python3,
+# pkg-config and zlib are assumed). Idempotent and quiet when everything is there.
+set -euo pipefail
+missing=()
+pkg-config --exists libdrm 2>/dev/null || missing+=(libdrm-dev)
+pkg-config --exists zlib 2>/dev/null || missing+=(zlib1g-dev)
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing ${missing[*]}"
+    sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+if ! python3 -c 'import jsonschema' 2>/dev/null; then
+    echo "installing jsonschema (PyPI)"
+    python3 -m pip install --quiet jsonschema
+fi

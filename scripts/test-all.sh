@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Runs every test stage, prints what each found, and ends with one summary line.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+passed=0; failed=0; failures=()
+
+stage() {
+    local name=$1; shift
+    echo "== $name"
+    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); failures+=("$name"); fi
+}
+
+stage "swift build" swift build
+stage "swift test" swift test
+stage "layout schema" python3 Tests/schema/validate_layouts.py --decoder .build/debug/skeletond
+stage "systemd units" Tests/systemd/verify_units.sh .build/debug
+if [ -x Tests/e2e/run.sh ]; then
+    stage "DRM under QEMU" Tests/e2e/run.sh
+fi
+
+echo
+if [ $failed -gt 0 ]; then echo "failed stages: ${failures[*]}"; fi
+echo "stages: $passed passed, $failed failed"
+[ $failed -eq 0 ]

@@ -36,6 +36,8 @@ public final class Daemon {
     private var frameTimes: [Double] = []
     private var displayDeadline: Double?
     private var firstFrameLogged = false
+    /// True after the display was handed back (hide); the next appearance takes it again.
+    private var displayReleased = false
     private let debugTree: Bool
 
     static let maximumClients = 256
@@ -174,6 +176,7 @@ public final class Daemon {
                 }
             }
             display.release(retainingPicture: session.retained)
+            if !session.retained { display.close() }
         }
         socket?.close()
         logger.info("stopped")
@@ -187,8 +190,12 @@ public final class Daemon {
         resolveWaiters()
         if let deadline = displayDeadline, now >= deadline {
             displayDeadline = nil
-            logger.warning("no display appeared within \(JSONValue.formatNumber(settings.displayWaitSeconds)) s; drawing into memory")
-            attach(MemoryDisplay(size: settings.memorySize, snapshotPath: settings.snapshotPath))
+            if settings.backend == .drm {
+                logger.warning("no display appeared within \(JSONValue.formatNumber(settings.displayWaitSeconds)) s; still waiting for one")
+            } else {
+                logger.warning("no display appeared within \(JSONValue.formatNumber(settings.displayWaitSeconds)) s; drawing into memory")
+                attach(MemoryDisplay(size: settings.memorySize, snapshotPath: settings.snapshotPath))
+            }
         }
         let moving = session.isMoving(at: now)
         // Changes from commands wait for the next frame slot too: a burst of updates must not
@@ -403,12 +410,11 @@ public final class Daemon {
             case .failure(let e): client.reply(.error(id: id, e)); return
             }
             look.overrides = overridesInForce.merged(with: show.overrides)
-            let wasRetained = session.retained
             let outcome = session.show(look, delay: show.delay,
                                        transition: show.transition ?? look.presentation.transition, now: now)
             overridesInForce = look.overrides
             needsDraw = true
-            if outcome == .shown { if wasRetained { reacquireDisplay() }; didAppear() }
+            if outcome == .shown { reacquireDisplay(); didAppear() }
             logger.info("show \(look.layoutName): \(outcome.rawValue)")
             var fields: [String: JSONValue] = ["state": .string(session.state.rawValue), "layout": .string(look.layoutName)]
             fields[outcome == .updated ? "updated" : outcome.rawValue] = true
@@ -441,7 +447,7 @@ public final class Daemon {
             logger.info("hide: \(outcome.rawValue)")
             switch outcome {
             case .retained:
-                display?.release(retainingPicture: true)
+                releaseDisplay(retainingPicture: true)
             case .hidden:
                 handle(.disappeared(retained: false))
             default:
@@ -475,19 +481,27 @@ public final class Daemon {
     private func handle(_ event: Session.Event) {
         switch event {
         case .appeared:
-            if session.retained { reacquireDisplay() }
+            reacquireDisplay()
             didAppear()
         case .disappeared(let retained):
             needsDraw = false
             for c in compositors where c.output.canPresent {
                 try? c.output.present(damage: c.draw(nil))
             }
-            display?.release(retainingPicture: retained)
+            releaseDisplay(retainingPicture: retained)
         }
     }
 
+    private func releaseDisplay(retainingPicture: Bool) {
+        display?.release(retainingPicture: retainingPicture)
+        displayReleased = true
+    }
+
     private func reacquireDisplay() {
+        guard displayReleased else { return }
+        displayReleased = false
         do { try display?.reacquire() } catch { logger.error("taking the display back: \(error)") }
+        for c in compositors { c.invalidate() }
     }
 
     private func didAppear() {

@@ -21,6 +21,10 @@ public final class OutputCompositor {
         self.beneath = PixelBuffer(size: output.size, fill: 0)
     }
 
+    /// Forgets what the shadow holds: the next frame is drawn whole (after the display was
+    /// taken back, its buffers must be filled again).
+    public func invalidate() { shadowOwner = nil }
+
     public func renderer(for look: SkeletonLook) -> FrameRenderer {
         if let r = renderers[look] { return r }
         let r = FrameRenderer(layout: look.layout, outputSize: output.size, overrides: look.overrides, reusing: latest)

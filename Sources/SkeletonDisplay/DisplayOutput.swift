@@ -36,4 +36,6 @@ public protocol Display: AnyObject {
     func reacquire() throws(DisplayError)
     /// A line for `status` when something is wrong (master lost), else nil.
     var problem: String? { get }
+    /// Frees everything the display holds, in reverse order of creation.
+    func close()
 }

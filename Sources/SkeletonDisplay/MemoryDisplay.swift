@@ -78,6 +78,8 @@ public final class MemoryDisplay: Display, DisplayOutput {
 
     public func reacquire() throws(DisplayError) {}
 
+    public func close() { flush() }
+
     public var statusFields: [String: JSONValue] {
         var fields: [String: JSONValue] = ["mode": .string(size.description)]
         if let snapshotPath { fields["snapshot"] = .string(snapshotPath) }

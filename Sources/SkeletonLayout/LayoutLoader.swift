@@ -43,11 +43,15 @@ public enum LayoutLoader {
 
     private static func describe(_ error: any Error) -> String {
         let text = "\(error)"
-        if text.contains("NoSuchFile") || text.contains("No such file") || text.contains("fileNoSuchFile") {
+        // Foundation's errors differ by platform and version (NSError texts on Darwin, a
+        // CocoaError with the POSIX code inside on Linux): look for either form.
+        if text.contains("NoSuchFile") || text.contains("No such file") || text.contains("ENOENT") {
             return "no such file"
         }
-        if text.contains("NoPermission") || text.contains("Permission denied") { return "permission denied" }
-        if text.contains("IsADirectory") || text.contains("Is a directory") { return "it is a directory" }
+        if text.contains("NoPermission") || text.contains("Permission denied") || text.contains("EACCES") {
+            return "permission denied"
+        }
+        if text.contains("IsADirectory") || text.contains("Is a directory") || text.contains("EISDIR") { return "it is a directory" }
         return text
     }
 }

@@ -1,6 +1,6 @@
 import SkeletonDaemon
 
-/// The display backends compiled into this executable.
+/// The display backends compiled into this executable: DRM, with memory as its fallback.
 func makeDisplayProvider() -> any DisplayProvider {
-    MemoryDisplayProvider()
+    DRMDisplayProvider()
 }

@@ -1,0 +1,76 @@
+#include "skeleton_drm.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+#include <xf86drm.h>
+#include <xf86drmMode.h>
+
+struct flip_collection {
+    uint32_t *crtcs;
+    int capacity;
+    int count;
+};
+
+static struct flip_collection *current_collection;
+
+static void page_flip_done(int fd, unsigned int sequence, unsigned int seconds, unsigned int microseconds,
+                           void *user_data) {
+    (void)fd; (void)sequence; (void)seconds; (void)microseconds;
+    struct flip_collection *c = current_collection;
+    if (c && c->count < c->capacity) c->crtcs[c->count++] = (uint32_t)(uintptr_t)user_data;
+}
+
+int skdrm_collect_flips(int fd, uint32_t *crtcs, int capacity) {
+    struct flip_collection collection = { crtcs, capacity, 0 };
+    drmEventContext context;
+    memset(&context, 0, sizeof(context));
+    context.version = 2;
+    context.page_flip_handler = page_flip_done;
+    current_collection = &collection;
+    int result = drmHandleEvent(fd, &context);
+    current_collection = NULL;
+    if (result != 0) return -1;
+    return collection.count;
+}
+
+static int64_t property_value(int fd, uint32_t connector_id, const char *name, int *found) {
+    *found = 0;
+    drmModeObjectPropertiesPtr properties = drmModeObjectGetProperties(fd, connector_id, DRM_MODE_OBJECT_CONNECTOR);
+    if (!properties) return 0;
+    int64_t value = 0;
+    for (uint32_t i = 0; i < properties->count_props && !*found; i++) {
+        drmModePropertyPtr property = drmModeGetProperty(fd, properties->props[i]);
+        if (!property) continue;
+        if (strcmp(property->name, name) == 0) {
+            value = (int64_t)properties->prop_values[i];
+            *found = 1;
+        }
+        drmModeFreeProperty(property);
+    }
+    drmModeFreeObjectProperties(properties);
+    return value;
+}
+
+int skdrm_connector_is_non_desktop(int fd, uint32_t connector_id) {
+    int found;
+    int64_t value = property_value(fd, connector_id, "non-desktop", &found);
+    return found && value != 0;
+}
+
+int skdrm_connector_panel_orientation(int fd, uint32_t connector_id) {
+    int found;
+    int64_t value = property_value(fd, connector_id, "panel orientation", &found);
+    return found ? (int)value : -1;
+}
+
+uint32_t skdrm_mode_refresh_millihertz(const void *mode_info) {
+    const drmModeModeInfo *mode = mode_info;
+    if (mode->htotal == 0 || mode->vtotal == 0) return mode->vrefresh * 1000;
+    uint64_t numerator = (uint64_t)mode->clock * 1000000ull;
+    uint64_t denominator = (uint64_t)mode->htotal * mode->vtotal;
+    if (mode->flags & DRM_MODE_FLAG_INTERLACE) numerator *= 2;
+    if (mode->flags & DRM_MODE_FLAG_DBLSCAN) denominator *= 2;
+    if (mode->vscan > 1) denominator *= mode->vscan;
+    return (uint32_t)((numerator + denominator / 2) / denominator);
+}

@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSkeletonSystem
+import SkeletonDisplay
+
+/// DRM first (the configured device, or the first card with a connected output); memory when
+/// asked for, or for `auto` on a machine without a DRM subsystem. While no card is usable it
+/// watches /dev/dri (or /dev until /dev/dri exists) with inotify, so a late driver is caught.
+public final class DRMDisplayProvider: DisplayProvider {
+    private var watchFD: Int32?
+    private var watching: String?
+
+    public init() {}
+
+    deinit { if let watchFD { close(watchFD) } }
+
+    public var watchDescriptor: Int32? { watchFD }
+
+    public func drainWatch() {
+        if let watchFD { sk_inotify_drain(watchFD) }
+        // /dev/dri appeared while we watched /dev: watch it instead.
+        if watching == "/dev", SystemCalls.fileExists("/dev/dri") { startWatching() }
+    }
+
+    public func open(settings: Settings, logger: Logger) throws(DaemonError) -> (any Display)? {
+        if settings.backend == .memory {
+            return MemoryDisplay(size: settings.memorySize, snapshotPath: settings.snapshotPath)
+        }
+        if settings.backend == .auto && settings.device == nil && !SystemCalls.fileExists("/dev/dri") {
+            logger.info("no DRM subsystem (/dev/dri is absent); drawing into memory")
+            return MemoryDisplay(size: settings.memorySize, snapshotPath: settings.snapshotPath)
+        }
+        let options = DRMDisplay.Options(connectors: settings.outputs, modes: settings.modes)
+        let log: (String) -> Void = { logger.notice($0) }
+        let display: DRMDisplay?
+        if let device = settings.device {
+            if SystemCalls.fileExists(device) {
+                do { display = try DRMDisplay.open(path: device, options: options, log: log) } catch {
+                    logger.error("\(error)")
+                    display = nil
+                }
+            } else {
+                display = nil
+            }
+        } else {
+            display = DRMDisplay.openFirst(options: options, log: log)
+        }
+        if display != nil {
+            if let watchFD { close(watchFD) }
+            watchFD = nil
+            watching = nil
+        } else if watchFD == nil {
+            startWatching()
+        }
+        return display
+    }
+
+    private func startWatching() {
+        if let watchFD { close(watchFD) }
+        let directory = SystemCalls.fileExists("/dev/dri") ? "/dev/dri" : "/dev"
+        let fd = sk_inotify_directory(directory)
+        watchFD = fd >= 0 ? fd : nil
+        watching = fd >= 0 ? directory : nil
+    }
+}

@@ -1,0 +1,152 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLibDRM
+import CSkeletonDRM
+
+/// Every libdrm and system call of the DRM backend. Failures become `DisplayError`s that name
+/// the device, the connector when there is one, the call and errno's text.
+enum DRMCalls {
+    /// DRM_FORMAT_XRGB8888, fourcc 'XR24' (a function-like macro in C).
+    static let formatXRGB8888: UInt32 = 0x3432_5258
+
+    static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+    /// libdrm returns -1 with errno set, or a negative errno: either way, the errno.
+    static func errorCode(_ result: Int32) -> Int32 { result == -1 ? errno : -result }
+
+    static func fail(_ device: String, _ connector: String?, _ call: String, _ code: Int32) -> DisplayError {
+        DisplayError("\(device)\(connector.map { ", connector \($0)" } ?? ""): \(call) failed: \(describe(code))")
+    }
+
+    /// open(2) with O_RDWR | O_CLOEXEC.
+    static func open(_ path: String) throws(DisplayError) -> Int32 {
+        while true {
+            let fd = Glibc.open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK)
+            if fd >= 0 { return fd }
+            if errno != EINTR { throw fail(path, nil, "open", errno) }
+        }
+    }
+
+    /// drmGetCap(DRM_CAP_DUMB_BUFFER).
+    static func supportsDumbBuffers(_ fd: Int32) -> Bool {
+        var value: UInt64 = 0
+        return drmGetCap(fd, UInt64(DRM_CAP_DUMB_BUFFER), &value) == 0 && value != 0
+    }
+
+    /// drmModeCreateDumbBuffer at 32 bits per pixel.
+    static func createDumb(_ fd: Int32, width: Int, height: Int, device: String, connector: String)
+        throws(DisplayError) -> (handle: UInt32, pitch: UInt32, size: UInt64) {
+        var handle: UInt32 = 0, pitch: UInt32 = 0, size: UInt64 = 0
+        let r = drmModeCreateDumbBuffer(fd, UInt32(width), UInt32(height), 32, 0, &handle, &pitch, &size)
+        if r != 0 { throw fail(device, connector, "drmModeCreateDumbBuffer", errorCode(r)) }
+        return (handle, pitch, size)
+    }
+
+    /// drmModeAddFB2 with XRGB8888, falling back to drmModeAddFB (depth 24, 32 bpp).
+    static func addFramebuffer(_ fd: Int32, width: Int, height: Int, handle: UInt32, pitch: UInt32,
+                               device: String, connector: String) throws(DisplayError) -> UInt32 {
+        var id: UInt32 = 0
+        var handles: (UInt32, UInt32, UInt32, UInt32) = (handle, 0, 0, 0)
+        var pitches: (UInt32, UInt32, UInt32, UInt32) = (pitch, 0, 0, 0)
+        var offsets: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+        let r = withUnsafePointer(to: &handles) { h in
+            withUnsafePointer(to: &pitches) { p in
+                withUnsafePointer(to: &offsets) { o in
+                    drmModeAddFB2(fd, UInt32(width), UInt32(height), formatXRGB8888,
+                                  UnsafeRawPointer(h).assumingMemoryBound(to: UInt32.self),
+                                  UnsafeRawPointer(p).assumingMemoryBound(to: UInt32.self),
+                                  UnsafeRawPointer(o).assumingMemoryBound(to: UInt32.self), &id, 0)
+                }
+            }
+        }
+        if r == 0 { return id }
+        let legacy = drmModeAddFB(fd, UInt32(width), UInt32(height), 24, 32, pitch, handle, &id)
+        if legacy != 0 { throw fail(device, connector, "drmModeAddFB2 and drmModeAddFB", errorCode(legacy)) }
+        return id
+    }
+
+    /// drmModeMapDumbBuffer, then mmap(2) shared and writable.
+    static func map(_ fd: Int32, handle: UInt32, size: UInt64, device: String, connector: String)
+        throws(DisplayError) -> UnsafeMutableRawPointer {
+        var offset: UInt64 = 0
+        let r = drmModeMapDumbBuffer(fd, handle, &offset)
+        if r != 0 { throw fail(device, connector, "drmModeMapDumbBuffer", errorCode(r)) }
+        let p = mmap(nil, Int(size), PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset))
+        guard let p, p != MAP_FAILED else { throw fail(device, connector, "mmap", errno) }
+        return p
+    }
+
+    static func unmap(_ pointer: UnsafeMutableRawPointer, size: UInt64) { munmap(pointer, Int(size)) }
+    static func removeFramebuffer(_ fd: Int32, _ id: UInt32) { _ = drmModeRmFB(fd, id) }
+    static func destroyDumb(_ fd: Int32, _ handle: UInt32) { _ = drmModeDestroyDumbBuffer(fd, handle) }
+
+    /// drmModeSetCrtc for one connector; returns the errno on failure.
+    static func setCrtc(_ fd: Int32, crtc: UInt32, framebuffer: UInt32, connector: UInt32, mode: drmModeModeInfo) -> Int32? {
+        var connectorID = connector
+        var m = mode
+        let r = drmModeSetCrtc(fd, crtc, framebuffer, 0, 0, &connectorID, 1, &m)
+        return r == 0 ? nil : errorCode(r)
+    }
+
+    /// drmModePageFlip with an event whose user data is the CRTC id; returns the errno on failure.
+    static func pageFlip(_ fd: Int32, crtc: UInt32, framebuffer: UInt32) -> Int32? {
+        let r = drmModePageFlip(fd, crtc, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), UnsafeMutableRawPointer(bitPattern: UInt(crtc)))
+        return r == 0 ? nil : errorCode(r)
+    }
+
+    /// drmModeDirtyFB over the whole framebuffer; returns the errno on failure.
+    static func dirty(_ fd: Int32, framebuffer: UInt32) -> Int32? {
+        let r = drmModeDirtyFB(fd, framebuffer, nil, 0)
+        return r == 0 ? nil : errorCode(r)
+    }
+
+    /// drmHandleEvent: the CRTC ids whose page flips completed.
+    static func completedFlips(_ fd: Int32) -> [UInt32] {
+        var crtcs = [UInt32](repeating: 0, count: 32)
+        let n = skdrm_collect_flips(fd, &crtcs, Int32(crtcs.count))
+        return n > 0 ? Array(crtcs[0..<Int(n)]) : []
+    }
+
+    static func setMaster(_ fd: Int32) -> Int32? { drmSetMaster(fd) == 0 ? nil : errno }
+    static func dropMaster(_ fd: Int32) -> Int32? { drmDropMaster(fd) == 0 ? nil : errno }
+
+    /// poll(2) for readability, at most `milliseconds`.
+    static func waitReadable(_ fd: Int32, milliseconds: Int32) -> Bool {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while true {
+            let r = poll(&p, 1, milliseconds)
+            if r < 0 && errno == EINTR { continue }
+            return r > 0
+        }
+    }
+
+    static func close(_ fd: Int32) { _ = Glibc.close(fd) }
+
+    /// The connector's name as the kernel prints it, such as "HDMI-A-1" or "Virtual-1".
+    static func connectorName(type: UInt32, typeID: UInt32) -> String {
+        let name = drmModeGetConnectorTypeName(type).map { String(cString: $0) } ?? "Unknown\(type)"
+        return "\(name)-\(typeID)"
+    }
+
+    static func isNonDesktop(_ fd: Int32, connector: UInt32) -> Bool { skdrm_connector_is_non_desktop(fd, connector) != 0 }
+
+    static func refreshMillihertz(_ mode: drmModeModeInfo) -> UInt32 {
+        var m = mode
+        return skdrm_mode_refresh_millihertz(&m)
+    }
+
+    /// The card nodes under /dev/dri, sorted.
+    static func cardPaths(directory: String = "/dev/dri") -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name.hasPrefix("card") { names.append(directory + "/" + name) }
+        }
+        return names.sorted()
+    }
+}

@@ -1,0 +1,179 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLibDRM
+import SkeletonLayout
+import SkeletonRender
+
+/// A DRM device and its outputs: every connected connector (or the named ones), skipping
+/// non-desktop ones, each on a CRTC of its own, in its preferred mode unless one is asked for.
+public final class DRMDisplay: Display {
+    public let backendName = "drm"
+    public let path: String
+    let fd: Int32
+    private let drmOutputs: [DRMOutput]
+    private var released = false
+    private var destroyed = false
+
+    /// What to open: connector names (nil: all connected) and modes by connector name.
+    public struct Options: Sendable {
+        public var connectors: [String]?
+        public var modes: [String: Size]
+
+        public init(connectors: [String]? = nil, modes: [String: Size] = [:]) {
+            self.connectors = connectors
+            self.modes = modes
+        }
+    }
+
+    /// Opens `path` and sets the mode on every output; nil when it has no usable output.
+    /// `log` receives one line per skipped connector, saying why.
+    public static func open(path: String, options: Options, log: (String) -> Void) throws(DisplayError) -> DRMDisplay? {
+        let fd = try DRMCalls.open(path)
+        guard DRMCalls.supportsDumbBuffers(fd) else {
+            DRMCalls.close(fd)
+            log("\(path): no dumb buffer support; skipped")
+            return nil
+        }
+        guard let resources = drmModeGetResources(fd) else {
+            let code = errno
+            DRMCalls.close(fd)
+            throw DRMCalls.fail(path, nil, "drmModeGetResources", code)
+        }
+        defer { drmModeFreeResources(resources) }
+        let res = resources.pointee
+        var outputs: [DRMOutput] = []
+        var usedCrtcs: Set<UInt32> = []
+        for i in 0..<Int(res.count_connectors) {
+            guard let connector = drmModeGetConnector(fd, res.connectors[i]) else { continue }
+            defer { drmModeFreeConnector(connector) }
+            let c = connector.pointee
+            let name = DRMCalls.connectorName(type: c.connector_type, typeID: c.connector_type_id)
+            guard c.connection == DRM_MODE_CONNECTED, c.count_modes > 0 else { continue }
+            if let wanted = options.connectors, !wanted.contains(name) { continue }
+            if DRMCalls.isNonDesktop(fd, connector: c.connector_id) {
+                log("\(path), connector \(name): non-desktop (a headset); skipped")
+                continue
+            }
+            let modes = (0..<Int(c.count_modes)).map { c.modes[$0] }
+            let mode: drmModeModeInfo
+            if let want = options.modes[name] {
+                guard let m = modes.first(where: { Int($0.hdisplay) == want.width && Int($0.vdisplay) == want.height }) else {
+                    log("\(path), connector \(name): no mode \(want); using its preferred mode")
+                    mode = modes.first { $0.type & UInt32(DRM_MODE_TYPE_PREFERRED) != 0 } ?? modes[0]
+                    guard let crtc = pickCrtc(fd, connector: c, resources: res, used: usedCrtcs) else { continue }
+                    if let o = try? DRMOutput(device: path, fd: fd, connectorID: c.connector_id, crtcID: crtc, name: name, mode: mode) {
+                        outputs.append(o); usedCrtcs.insert(crtc)
+                    }
+                    continue
+                }
+                mode = m
+            } else {
+                mode = modes.first { $0.type & UInt32(DRM_MODE_TYPE_PREFERRED) != 0 } ?? modes[0]
+            }
+            guard let crtc = pickCrtc(fd, connector: c, resources: res, used: usedCrtcs) else {
+                log("\(path), connector \(name): no free CRTC; skipped")
+                continue
+            }
+            do {
+                let output = try DRMOutput(device: path, fd: fd, connectorID: c.connector_id, crtcID: crtc, name: name, mode: mode)
+                outputs.append(output)
+                usedCrtcs.insert(crtc)
+            } catch {
+                log("\(error); connector skipped")
+            }
+        }
+        guard !outputs.isEmpty else {
+            DRMCalls.close(fd)
+            return nil
+        }
+        let display = DRMDisplay(path: path, fd: fd, outputs: outputs)
+        for output in outputs {
+            do { try output.setMode() } catch { log("\(error)") }
+        }
+        return display
+    }
+
+    /// The connector's current CRTC when free, else the first free one its encoders can drive.
+    private static func pickCrtc(_ fd: Int32, connector c: drmModeConnector, resources res: drmModeRes, used: Set<UInt32>) -> UInt32? {
+        if c.encoder_id != 0, let encoder = drmModeGetEncoder(fd, c.encoder_id) {
+            defer { drmModeFreeEncoder(encoder) }
+            let crtc = encoder.pointee.crtc_id
+            if crtc != 0 && !used.contains(crtc) { return crtc }
+        }
+        for e in 0..<Int(c.count_encoders) {
+            guard let encoder = drmModeGetEncoder(fd, c.encoders[e]) else { continue }
+            defer { drmModeFreeEncoder(encoder) }
+            for k in 0..<Int(res.count_crtcs) where encoder.pointee.possible_crtcs & (1 << UInt32(k)) != 0 {
+                let crtc = res.crtcs[k]
+                if !used.contains(crtc) { return crtc }
+            }
+        }
+        return nil
+    }
+
+    /// The first card with a connected output and dumb buffers, or nil when there is none (yet).
+    public static func openFirst(options: Options, log: (String) -> Void) -> DRMDisplay? {
+        for path in DRMCalls.cardPaths() {
+            do {
+                if let display = try open(path: path, options: options, log: log) { return display }
+            } catch {
+                log("\(error)")
+            }
+        }
+        return nil
+    }
+
+    private init(path: String, fd: Int32, outputs: [DRMOutput]) {
+        self.path = path
+        self.fd = fd
+        self.drmOutputs = outputs
+    }
+
+    deinit { close() }
+
+    public var outputs: [any DisplayOutput] { drmOutputs }
+    public var eventDescriptor: Int32? { fd }
+
+    public func handleEvents() throws(DisplayError) {
+        for crtc in DRMCalls.completedFlips(fd) {
+            drmOutputs.first { $0.crtcID == crtc }?.flipCompleted()
+        }
+    }
+
+    public func tick(now: Double) -> Double? { nil }
+
+    public func release(retainingPicture: Bool) {
+        for output in drmOutputs {
+            output.drainFlip { try? handleEvents() }
+            if retainingPicture { output.keepPicture() } else { output.restore() }
+        }
+        if retainingPicture, !released {
+            _ = DRMCalls.dropMaster(fd)
+            released = true
+        }
+    }
+
+    public func reacquire() throws(DisplayError) {
+        if released {
+            if let code = DRMCalls.setMaster(fd) { throw DRMCalls.fail(path, nil, "drmSetMaster", code) }
+            released = false
+        }
+        for output in drmOutputs where !output.modeSet {
+            try output.setMode()
+        }
+    }
+
+    public var problem: String? { drmOutputs.compactMap(\.problem).first }
+
+    /// Unmaps and destroys everything, in reverse order of creation, and closes the device.
+    public func close() {
+        guard !destroyed else { return }
+        destroyed = true
+        for output in drmOutputs {
+            output.drainFlip { try? handleEvents() }
+            output.destroy()
+        }
+        DRMCalls.close(fd)
+    }
+}

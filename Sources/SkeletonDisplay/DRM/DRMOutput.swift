@@ -1,0 +1,174 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLibDRM
+import SkeletonLayout
+import SkeletonRender
+
+/// One connector on its own CRTC: two dumb buffers flipped in turn, a RAM shadow canvas the
+/// frames are drawn in, and only the damaged rectangles copied into the back buffer.
+public final class DRMOutput: DisplayOutput {
+    public let name: String
+    public let size: Size
+    let device: String
+    let fd: Int32
+    let connectorID: UInt32
+    let crtcID: UInt32
+    let mode: drmModeModeInfo
+    private let shadowBuffer: PixelBuffer
+    private var buffers: [DumbBuffer] = []
+    /// Whether each buffer holds the frame it last got (a fresh one must be copied whole).
+    private var bufferCurrent = [false, false]
+    private var front = 0
+    private var lastDamage: [PixelRect] = []
+    private var saved: drmModeCrtcPtr?
+    private(set) var modeSet = false
+    private(set) var flipPending = false
+    public private(set) var framesPresented = 0
+    /// nil until probed; false once DIRTYFB answered "not implemented".
+    private var dirtySupported: Bool?
+    var problem: String?
+
+    init(device: String, fd: Int32, connectorID: UInt32, crtcID: UInt32, name: String, mode: drmModeModeInfo) throws(DisplayError) {
+        self.device = device
+        self.fd = fd
+        self.connectorID = connectorID
+        self.crtcID = crtcID
+        self.name = name
+        self.mode = mode
+        self.size = Size(width: Int(mode.hdisplay), height: Int(mode.vdisplay))
+        self.shadowBuffer = PixelBuffer(size: size)
+        for _ in 0..<2 {
+            do {
+                buffers.append(try DumbBuffer(fd: fd, width: size.width, height: size.height, device: device, connector: name))
+            } catch {
+                buffers.forEach { $0.destroy() }
+                throw error
+            }
+        }
+        saved = drmModeGetCrtc(fd, crtcID)
+    }
+
+    public var shadow: Canvas { shadowBuffer.canvas }
+    public var canPresent: Bool { modeSet && !flipPending && problem == nil }
+
+    var modeDescription: String {
+        let mhz = DRMCalls.refreshMillihertz(mode)
+        return "\(size.width)x\(size.height)@\(mhz / 1000).\(String(format3(mhz % 1000)).prefix(2))"
+    }
+
+    private func format3(_ v: UInt32) -> String { v < 10 ? "00\(v)" : v < 100 ? "0\(v)" : "\(v)" }
+
+    /// Sets the mode on our front buffer (cleared to black), before anything is drawn: some
+    /// drivers (bochs) wipe a buffer drawn before the mode set.
+    func setMode() throws(DisplayError) {
+        let buffer = buffers[front]
+        buffer.canvas.fill(buffer.canvas.bounds, with: 0)
+        if let code = DRMCalls.setCrtc(fd, crtc: crtcID, framebuffer: buffer.framebuffer, connector: connectorID, mode: mode) {
+            if code == EACCES || code == EPERM { problem = "lost DRM master on \(device): another program has the display" }
+            throw DRMCalls.fail(device, name, "drmModeSetCrtc", code)
+        }
+        modeSet = true
+        problem = nil
+        bufferCurrent = [false, false]
+        markDirty(buffer)
+    }
+
+    /// Copies this frame's and the previous frame's damage into the back buffer (it is two
+    /// frames old) and flips to it. Never two flips pending: the caller checks `canPresent`.
+    public func present(damage: [PixelRect]) throws(DisplayError) {
+        guard canPresent, !damage.isEmpty else { return }
+        let back = 1 - front
+        let target = buffers[back].canvas
+        let rects = bufferCurrent[back] ? PixelRect.coalesce(damage + lastDamage) : [target.bounds]
+        for rect in rects { target.copy(rect, from: shadowBuffer.canvas) }
+        bufferCurrent[back] = true
+        lastDamage = damage
+        if let code = DRMCalls.pageFlip(fd, crtc: crtcID, framebuffer: buffers[back].framebuffer) {
+            switch code {
+            case EACCES, EPERM:
+                problem = "lost DRM master on \(device): another program has the display"
+                throw DRMCalls.fail(device, name, "drmModePageFlip", code)
+            case EBUSY:
+                return
+            default:
+                // No page flips on this driver: show the back buffer with a mode set instead.
+                if let setCode = DRMCalls.setCrtc(fd, crtc: crtcID, framebuffer: buffers[back].framebuffer,
+                                                  connector: connectorID, mode: mode) {
+                    throw DRMCalls.fail(device, name, "drmModePageFlip (\(DRMCalls.describe(code))) and drmModeSetCrtc", setCode)
+                }
+                front = back
+                markDirty(buffers[back])
+            }
+        } else {
+            flipPending = true
+        }
+        framesPresented += 1
+    }
+
+    /// The flip event arrived: the back buffer is on screen.
+    func flipCompleted() {
+        guard flipPending else { return }
+        flipPending = false
+        front = 1 - front
+    }
+
+    /// DIRTYFB after a write to the buffer on screen, for drivers that need it (virtio-gpu,
+    /// cirrus); "not implemented" (bochs) is remembered and never asked again.
+    private func markDirty(_ buffer: DumbBuffer) {
+        guard dirtySupported != false else { return }
+        if let code = DRMCalls.dirty(fd, framebuffer: buffer.framebuffer) {
+            if code == ENOSYS || code == EOPNOTSUPP || code == EINVAL { dirtySupported = false }
+        } else {
+            dirtySupported = true
+        }
+    }
+
+    /// Waits (briefly) for a pending flip, so no flip is in flight when the CRTC changes hands.
+    func drainFlip(handle: () -> Void) {
+        var attempts = 0
+        while flipPending && attempts < 10 {
+            if DRMCalls.waitReadable(fd, milliseconds: 50) { handle() }
+            attempts += 1
+        }
+        flipPending = false
+    }
+
+    /// Puts back what the CRTC showed before the first mode set (the console).
+    func restore() {
+        guard modeSet else { return }
+        modeSet = false
+        if let saved, saved.pointee.mode_valid != 0 {
+            var connector = connectorID
+            var savedMode = saved.pointee.mode
+            _ = drmModeSetCrtc(fd, saved.pointee.crtc_id, saved.pointee.buffer_id, saved.pointee.x, saved.pointee.y,
+                               &connector, 1, &savedMode)
+        } else {
+            _ = drmModeSetCrtc(fd, crtcID, 0, 0, 0, nil, 0, nil)
+        }
+    }
+
+    /// Leaves the last frame on screen; the buffers stay until the next program sets its mode.
+    func keepPicture() {
+        modeSet = false
+    }
+
+    func destroy() {
+        buffers.forEach { $0.destroy() }
+        buffers.removeAll()
+        if let saved { drmModeFreeCrtc(saved) }
+        saved = nil
+    }
+
+    public var statusFields: [String: JSONValue] {
+        var fields: [String: JSONValue] = [
+            "connector": .string(name),
+            "mode": .string(modeDescription),
+            "crtc": .number(Double(crtcID)),
+            "flipsPending": .number(flipPending ? 1 : 0),
+            "device": .string(device),
+        ]
+        if let problem { fields["problem"] = .string(problem) }
+        return fields
+    }
+}

@@ -26,15 +26,20 @@ struct ControlClient {
         while offset < bytes.count {
             let n = bytes.withUnsafeMutableBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
             if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return .failure(ClientFailure("lost the connection to skeletond at \(path) while sending")) }
+            // The daemon may answer and close before reading (a refused peer): read its reply.
+            if n <= 0 { break }
             offset += n
         }
+        let sentAll = offset == bytes.count
         var framer = LineFramer(limit: 16 * 1024 * 1024)
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return .failure(ClientFailure("skeletond at \(path) closed the connection without a reply")) }
+            if n <= 0 {
+                return .failure(ClientFailure(sentAll ? "skeletond at \(path) closed the connection without a reply"
+                                                      : "lost the connection to skeletond at \(path) while sending"))
+            }
             for event in framer.append(buffer[0..<n]) {
                 guard case .line(let line) = event else { continue }
                 guard let json = try? JSONValue.parse(line) else {

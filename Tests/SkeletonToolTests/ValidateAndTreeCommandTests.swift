@@ -1,0 +1,139 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#endif
+import Foundation
+import Testing
+
+@Suite("skeletond validate")
+struct ValidateCommandTests {
+    @Test func validFilesExitZeroSilently() throws {
+        let scratch = try Scratch()
+        var files = [try scratch.write("sample.json", sampleLayout)]
+        let shipped = (try? FileManager.default.contentsOfDirectory(atPath: packageRoot + "/config/layouts")) ?? []
+        files += shipped.filter { $0.hasSuffix(".json") }.sorted().map { packageRoot + "/config/layouts/" + $0 }
+        let bench = packageRoot + "/benchmarks/scene-1080p.json"
+        if FileManager.default.fileExists(atPath: bench) { files.append(bench) }
+        let result = try scratch.skeletond(["validate"] + files)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.isEmpty && result.stdout.isEmpty)
+    }
+
+    @Test func everyErrorOfEveryFileAsFilePathMessage() throws {
+        let scratch = try Scratch()
+        let good = try scratch.write("good.json", sampleLayout)
+        let first = try scratch.write("first.json", #"""
+            {"canvas": {"width": 100, "height": 100, "scale": "fitt"},
+             "root": {"kind": "view", "children": [
+               {"kind": "image", "id": "a", "frame": [0, 0, 10]},
+               {"kind": "image", "id": "a", "cornerRadius": -1}
+             ]}}
+            """#)
+        let second = try scratch.write("second.json", #"""
+            {"canvas": {"width": 100, "height": 100}, "appearance": {"tint": "cloudz"},
+             "root": {"kind": "text", "frame": [0, 0, 100, 10], "lines": 2}}
+            """#)
+        let third = try scratch.write("third.json", #"""
+            {"canvas": {"width": 100, "height": 100},
+             "root": {"kind": "view", "children": [{"kind": "text", "frame": [0, 0, 100, 10], "lines": 2}]}}
+            """#)
+        let result = try scratch.skeletond(["validate", good, first, second, third])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderrLines == [
+            "\(first): canvas.scale: unknown value \"fitt\": expected one of \"fit\", \"fill\", \"stretch\", \"none\" (did you mean \"fit\"?)",
+            "\(first): root.children[0].frame: expected [x, y, width, height] (4 values), found 3",
+            "\(first): root.children[1].id: duplicate id \"a\": already used at root.children[0].id",
+            "\(first): root.children[1].cornerRadius: -1 is out of range: expected a number from 0 to 4096",
+            "\(second): appearance.tint: unknown colour \"cloudz\": expected one of the flat colour names (clouds, peterRiver, ...), #RRGGBB, #RRGGBBAA, rgb(r, g, b) or rgba(r, g, b, a)",
+            "\(third): root.children[0].frame: text node is too small for one line: its height after padding is 10, a line needs 15 (lines is 2)",
+        ])
+    }
+
+    @Test func unreadableFilesAndBadJSON() throws {
+        let scratch = try Scratch()
+        let broken = try scratch.write("broken.json", "{\n  \"canvas\": {\"width\": 10,, \"height\": 10}\n}")
+        let result = try scratch.skeletond(["validate", "missing.json", broken, scratch.path])
+        expectNoStackTrace(result)
+        #expect(result.stderrLines == [
+            "missing.json: cannot read the file: no such file",
+            "\(broken): not valid JSON: line 2, column 26: expected a key in double quotes",
+            "\(scratch.path): cannot read the file: it is a directory",
+        ])
+    }
+
+    @Test func noFilesIsAUsageError() throws {
+        let scratch = try Scratch()
+        let result = try scratch.skeletond(["validate"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("Missing expected argument"), "\(result)")
+    }
+}
+
+@Suite("skeletond tree")
+struct TreeCommandTests {
+    func parse(_ text: String) throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: Data(text.utf8))
+        return try #require(object as? [String: Any])
+    }
+
+    func numbers(_ value: Any?) -> [Double]? { (value as? [Any])?.compactMap { ($0 as? NSNumber)?.doubleValue } }
+
+    static let layout = #"""
+        {"name": "tree", "canvas": {"width": 200, "height": 100},
+         "root": {"kind": "view", "id": "root", "children": [
+           {"kind": "view", "id": "header", "frame": [0, 0, "100%", 20], "skeletonable": false, "background": "#2C3E50"},
+           {"kind": "image", "id": "avatar", "frame": [10, 30, 40, 40], "shape": "circle"},
+           {"kind": "text", "id": "bio", "frame": [60, 30, "fill", 60], "lines": "auto"}
+         ]}}
+        """#
+
+    @Test func printsTheResolvedTreeInOutputPixels() throws {
+        let scratch = try Scratch()
+        let file = try scratch.write("tree.json", Self.layout)
+        let result = try scratch.skeletond(["tree", file])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.isEmpty)
+        let document = try parse(result.stdout)
+        #expect(document["layout"] as? String == "tree")
+        #expect(numbers(document["output"]) == [200, 100])
+        let root = try #require(document["root"] as? [String: Any])
+        #expect(root["kind"] as? String == "view")
+        #expect(root["id"] as? String == "root")
+        #expect(root["skeletonable"] as? Bool == true)
+        #expect(numbers(root["frame"]) == [0, 0, 200, 100])
+        let children = try #require(root["children"] as? [[String: Any]])
+        #expect(children.map { $0["id"] as? String } == ["header", "avatar", "bio"])
+        #expect(children.map { $0["kind"] as? String } == ["view", "image", "text"])
+        #expect(children.map { $0["skeletonable"] as? Bool } == [false, true, true])
+        #expect(children.map { $0["skeleton"] as? Bool } == [false, true, true])
+        #expect(children.map { numbers($0["frame"]) ?? [] } == [[0, 0, 200, 20], [10, 30, 40, 40], [60, 30, 140, 60]])
+        #expect(children.allSatisfy { ($0["children"] as? [Any])?.isEmpty == true })
+        #expect((children[2]["lines"] as? NSNumber)?.intValue == 2)
+    }
+
+    @Test func framesFollowTheOutputSize() throws {
+        let scratch = try Scratch()
+        let file = try scratch.write("tree.json", Self.layout)
+        let result = try scratch.skeletond(["tree", file, "--size", "400x400"])
+        #expect(result.status == 0, "\(result)")
+        let document = try parse(result.stdout)
+        #expect(numbers(document["output"]) == [400, 400])
+        let root = try #require(document["root"] as? [String: Any])
+        #expect(numbers(root["frame"]) == [0, 100, 400, 200])
+        let children = try #require(root["children"] as? [[String: Any]])
+        #expect(numbers(children[1]["frame"]) == [20, 160, 80, 80])
+        #expect(numbers(children[2]["frame"]) == [120, 160, 280, 120])
+    }
+
+    @Test func errorsNameTheFile() throws {
+        let scratch = try Scratch()
+        let missing = try scratch.skeletond(["tree", "gone.json"])
+        expectNoStackTrace(missing)
+        #expect(missing.stderrLines == ["gone.json: cannot read the file: no such file"])
+        #expect(missing.stdout.isEmpty)
+        let file = try scratch.write("bad.json", #"{"canvas": {"width": 10, "height": 10}, "root": {"kind": "view", "frame": ["fill", 0, 1, 1]}}"#)
+        let bad = try scratch.skeletond(["tree", file])
+        expectNoStackTrace(bad)
+        #expect(bad.stderrLines == ["\(file): root.frame[0]: \"fill\" is only for a width or a height: expected a number or \"N%\""])
+    }
+}

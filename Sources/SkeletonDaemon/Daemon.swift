@@ -93,6 +93,7 @@ public final class Daemon {
 
     /// Opens the socket and the display, shows the start layout, and tells systemd we are ready.
     public func start() throws(DaemonError) {
+        mark("daemon created")
         do {
             signalFD = try SystemCalls.signalDescriptor()
             timerFD = try SystemCalls.timerDescriptor()
@@ -106,9 +107,20 @@ public final class Daemon {
             socket = try ControlSocket.create(path: settings.socketPath, mode: settings.socketMode, group: settings.socketGroup)
             logger.info("listening on \(settings.socketPath)")
         }
+        mark("socket listening")
         openDisplay()
+        mark("display open")
         if let start = settings.startLayout { showAtStart(start) }
+        mark("start layout loaded")
         SystemdNotifier().notify(["READY": "1", "STATUS": readinessStatus], logger: logger)
+    }
+
+    /// Seconds since this process started (10 ms resolution), from /proc.
+    public static func processAgeSeconds() -> Double? { SystemCalls.processAgeSeconds() }
+
+    /// Start-up timing at debug level: monotonic milliseconds since the daemon was created.
+    private func mark(_ step: String) {
+        logger.debug("start-up: \(step) at +\(JSONValue.formatNumber(((clock.now - startTime) * 10000).rounded() / 10)) ms")
     }
 
     private var readinessStatus: String {
@@ -230,6 +242,7 @@ public final class Daemon {
         }
         if !firstFrameLogged, frame != nil {
             firstFrameLogged = true
+            mark("first frame presented")
             let age = SystemCalls.processAgeSeconds().map { " (\(JSONValue.formatNumber(($0 * 1000).rounded())) ms after process start)" } ?? ""
             logger.info("first frame on \(display.backendName)\(age)")
         }

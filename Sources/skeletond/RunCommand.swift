@@ -67,6 +67,9 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(1)
         }
         logger.level = settings.logLevel
+        if let age = Daemon.processAgeSeconds() {
+            logger.debug("start-up: arguments parsed \(Int((age * 1000).rounded())) ms after process start (10 ms resolution)")
+        }
         let daemon = Daemon(settingsSource: source, settings: settings, logger: logger, provider: makeDisplayProvider())
         do {
             try daemon.start()

@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""skeletond on real kernel DRM drivers, booted under QEMU (issue 4's end-to-end test).
+
+    python3 Tests/e2e/test_skeletond_drm.py [--device VGA] [--device virtio-gpu-pci]
+
+Needs build/static/skeletond and skeletonctl (scripts/build-static.sh), the host build's
+.build/debug/skeletond for reference renders, and scripts/qemu/fetch-deps.sh. Per device it
+boots once and runs, in the guest:
+  1. the C reference program (a mode set and one fill) for the start-up comparison;
+  2. skeletond with a solid, static layout: the screenshot must equal `skeletond render` at the
+     output's mode, pixel for pixel (with xres/yres unlike the design size: the scale rule);
+  3. `skeletonctl update --tint`: the next screenshot equals the render with that tint;
+  4. an animated gradient: two screenshots a moment apart differ, only inside skeleton shapes;
+  5. `skeletonctl hide` (no retain): the console that was there before is back;
+     `show` again, then `hide --retain`: the last frame stays;
+  6. SIGTERM while animating: the saved CRTC (the console) is back, no error in the log.
+Screenshots and logs go to build/e2e/skeletond/<device>/ (never committed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+sys.dont_write_bytecode = True
+
+import png  # noqa: E402
+import qemu_harness  # noqa: E402
+from test_minimal_c import Checker, build_c_program  # noqa: E402
+
+OUT = REPO / "build" / "e2e" / "skeletond"
+HOST_TOOL = REPO / ".build" / "debug" / "skeletond"
+STATIC = REPO / "build" / "static"
+
+SOLID = {
+    "name": "solid",
+    "canvas": {"width": 1280, "height": 720, "background": "#FFFFFF", "scale": "fit"},
+    "appearance": {"tint": "clouds"},
+    "presentation": {"style": "solid", "animated": False, "transition": {"kind": "none"}},
+    "root": {"kind": "view", "children": [
+        {"kind": "view", "frame": [0, 0, "100%", 64], "skeletonable": False, "background": "#2C3E50"},
+        {"kind": "image", "frame": [40, 96, 120, 120], "shape": "circle"},
+        {"kind": "text", "frame": [184, 100, 560, 110], "lines": "auto", "linesCornerRadius": 5},
+        {"kind": "list", "frame": [40, 240, 700, "fill"], "rowHeight": 88, "row": {"kind": "view", "children": [
+            {"kind": "image", "frame": [0, 12, 64, 64], "shape": "circle"},
+            {"kind": "text", "frame": [84, 14, "fill", 60], "lines": 2}]}},
+        {"kind": "grid", "frame": [780, 96, "fill", "fill"], "itemSize": [220, 160], "spacing": [20, 20],
+         "cornerRadius": 12},
+    ]},
+}
+ANIMATED = dict(SOLID, name="animated",
+                presentation={"style": "gradient", "animated": True,
+                              "animation": {"direction": "leftRight", "duration": 1.5},
+                              "transition": {"kind": "none"}})
+TINT = "#E74C3C"
+
+# name: (device, device args, the mode the output should get)
+CASES = {
+    "VGA": ("VGA", "xres=1024,yres=768", (1024, 768)),
+    "virtio-gpu-pci": ("virtio-gpu-pci", "", None),
+}
+
+GUEST = r"""
+ctl() { /bin/skeletonctl --socket /run/skeletond/control.sock "$@"; }
+shot console
+spawn /tmp/mm.log /bin/minimal-modeset --color 0x3498db
+mm=$SPAWNED_PID
+wait_for_line /tmp/mm.log '^@@FIRST_FRAME_US' 30 || fail "the C reference drew nothing"
+kill -TERM "$mm"; wait "$mm"
+wait_for_line /tmp/mm.log '^@@RESTORED' 10 || fail "the C reference did not restore the CRTC"
+
+export SWIFT_DETERMINISTIC_HASHING=1
+spawn /tmp/d.log /bin/skeletond run --config /etc/skeletond.json --layouts /layouts --layout solid \
+    --backend drm --log-level debug
+sd=$SPAWNED_PID
+wait_for_line /tmp/d.log 'first frame on drm' 30 || fail "skeletond drew no frame"
+ctl ping || fail "no ping"
+echo "@@STATUS $(ctl status --json)"
+shot solid
+ctl update --tint '@TINT@' || fail "update failed"
+ctl ping
+shot tinted
+ctl update animated || fail "switch to the animated layout failed"
+ctl ping
+shot anim1
+usleep 300000
+shot anim2
+ctl hide --transition none --wait || fail "hide failed"
+shot hidden
+ctl show solid --tint clouds --style solid --no-animated --transition none --wait || fail "show again failed"
+shot shown-again
+ctl hide --retain || fail "hide --retain failed"
+shot retained
+ctl show animated --style gradient --animated --transition none --wait || fail "show animated failed"
+usleep 200000
+kill -TERM "$sd"; wait "$sd"; echo "@@SKELETOND_EXIT $?"
+shot after-term
+"""
+
+
+def host_render(layout: Path, size: tuple[int, int], out: Path, *extra: str) -> png.Image:
+    subprocess.run([str(HOST_TOOL), "render", str(layout), "--out", str(out),
+                    "--size", f"{size[0]}x{size[1]}", *extra], check=True)
+    return png.read(out)
+
+
+def skeleton_rects(layout: Path, size: tuple[int, int]) -> list[tuple[float, float, float, float]]:
+    tree = json.loads(subprocess.run([str(HOST_TOOL), "tree", str(layout), "--size", f"{size[0]}x{size[1]}"],
+                                     check=True, capture_output=True, text=True).stdout)
+    rects = []
+
+    def walk(node):
+        if node.get("skeleton"):
+            rects.append(tuple(node["frame"]))
+        for child in node.get("children", []):
+            walk(child)
+    walk(tree["root"])
+    return rects
+
+
+def run_case(name: str, c: Checker, c_binary: Path) -> dict:
+    device, args, expected_mode = CASES[name]
+    out = OUT / name
+    out.mkdir(parents=True, exist_ok=True)
+    layouts = out / "layouts"
+    layouts.mkdir(exist_ok=True)
+    (layouts / "solid.json").write_text(json.dumps(SOLID))
+    (layouts / "animated.json").write_text(json.dumps(ANIMATED))
+    files = {
+        "/bin/skeletond": (STATIC / "skeletond", 0o755),
+        "/bin/skeletonctl": (STATIC / "skeletonctl", 0o755),
+        "/bin/minimal-modeset": (c_binary, 0o755),
+        "/layouts/solid.json": layouts / "solid.json",
+        "/layouts/animated.json": layouts / "animated.json",
+        "/etc/skeletond.json": b"{}",
+    }
+    print(f"== {name}: -device {device}{',' + args if args else ''}")
+    r = qemu_harness.run(device=device, extra_device_args=args, guest_files=files,
+                         guest_script=GUEST.replace("@TINT@", TINT), out_dir=out, name=name, timeout=240,
+                         append="vt.global_cursor_default=0")
+    log = r["serial_log"]
+    (out / "serial.txt").write_text(log)
+    c.check(f"{name}: guest script ran to the end", r["ok"], "; ".join(r.get("errors", [])) + f" (log {out}/serial.txt)")
+    shots = {k: png.read(v) for k, v in r["screenshots"].items()}
+    print(f"  screenshots in {out}")
+    if "solid" not in shots:
+        c.check(f"{name}: screenshots taken", False, f"got {sorted(shots)}")
+        return {}
+    size = (shots["solid"].width, shots["solid"].height)
+    if expected_mode:
+        c.check(f"{name}: output mode {size[0]}x{size[1]} is the one asked for", size == expected_mode, f"expected {expected_mode}")
+
+    # 1 and 4: the skeleton equals the host render at the output's mode (scaled from 1280x720).
+    expected = host_render(layouts / "solid.json", size, out / "expected-solid.png")
+    d = png.compare(shots["solid"], expected, diff_path=out / "diff-solid.png")
+    print(f"  solid vs render {size[0]}x{size[1]}: {d}")
+    c.check(f"{name}: screenshot equals `skeletond render --size {size[0]}x{size[1]}`", d.ok, str(d))
+
+    # 3: a new tint shows in the next screenshot.
+    expected_tint = host_render(layouts / "solid.json", size, out / "expected-tinted.png", "--tint", TINT)
+    d = png.compare(shots["tinted"], expected_tint, diff_path=out / "diff-tinted.png")
+    print(f"  after update --tint {TINT}: {d}")
+    c.check(f"{name}: after `skeletonctl update --tint` the screen shows the new colour", d.ok, str(d))
+
+    # 2: animated frames differ, and only inside skeleton shapes.
+    d = png.compare(shots["anim2"], shots["anim1"])
+    rects = skeleton_rects(layouts / "animated.json", size)
+    inside = d.count > 0 and d.bbox is not None
+    outside = []
+    if d.count:
+        a, b = shots["anim1"].rgb(), shots["anim2"].rgb()
+        for y in range(size[1]):
+            ra, rb = a.row(y), b.row(y)
+            if ra == rb:
+                continue
+            for x in range(size[0]):
+                if ra[x * 3:x * 3 + 3] != rb[x * 3:x * 3 + 3]:
+                    if not any(rx - 1 <= x <= rx + rw + 1 and ry - 1 <= y <= ry + rh + 1 for rx, ry, rw, rh in rects):
+                        outside.append((x, y))
+    print(f"  two animated screenshots: {d.count} pixels differ, {len(outside)} of them outside the {len(rects)} skeleton shapes")
+    c.check(f"{name}: animated screenshots differ", inside, str(d))
+    c.check(f"{name}: they differ only inside skeleton shapes", not outside, f"e.g. {outside[:5]}")
+
+    # 5: hide restores the console; hide --retain keeps the last frame.
+    d = png.compare(shots["hidden"], shots["console"], diff_path=out / "diff-hidden.png")
+    print(f"  after hide vs the console before start: {d}")
+    c.check(f"{name}: `skeletonctl hide` shows what was there before (the console)", d.ok, str(d))
+    d = png.compare(shots["retained"], shots["shown-again"], diff_path=out / "diff-retained.png")
+    print(f"  after hide --retain vs the frame before: {d}")
+    c.check(f"{name}: `hide --retain` leaves the last frame", d.ok and shots["retained"].histogram(1)[0][1][:3] != (0, 0, 0), str(d))
+
+    # 6: SIGTERM while animating puts the console back, without errors.
+    d = png.compare(shots["after-term"], shots["console"], diff_path=out / "diff-after-term.png")
+    print(f"  after SIGTERM vs the console before start: {d}")
+    c.check(f"{name}: SIGTERM restores the saved CRTC", d.ok, str(d))
+    exit_line = re.search(r"@@SKELETOND_EXIT (\d+)", log)
+    c.check(f"{name}: skeletond exited 0 on SIGTERM", exit_line is not None and exit_line.group(1) == "0",
+            exit_line.group(0) if exit_line else "no exit line")
+    errors = [l for l in log.splitlines() if l.startswith("<3>")]
+    c.check(f"{name}: no error in the daemon's log", not errors, "; ".join(errors[:3]))
+
+    figures = {}
+    m = re.search(r"@@FIRST_FRAME_US (\d+)", log)
+    if m:
+        figures["c_first_frame_ms"] = int(m.group(1)) / 1000
+    m = re.search(r"first frame on drm \((\d+) ms after process start\)", log)
+    if m:
+        figures["skeletond_first_frame_ms"] = int(m.group(1))
+    print(f"  start-up to first frame: C reference {figures.get('c_first_frame_ms')} ms, "
+          f"skeletond {figures.get('skeletond_first_frame_ms')} ms")
+    return figures
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--device", action="append", choices=sorted(CASES))
+    options = parser.parse_args()
+    for tool in ("skeletond", "skeletonctl"):
+        if not (STATIC / tool).exists():
+            print(f"missing {STATIC / tool}: run scripts/build-static.sh first")
+            return 1
+    c = Checker()
+    c_binary = build_c_program()
+    for name in options.device or list(CASES):
+        run_case(name, c, c_binary)
+    print(f"{c.passed} passed, {c.failed} failed")
+    return 0 if c.failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

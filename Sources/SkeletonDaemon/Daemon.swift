@@ -47,6 +47,8 @@ public final class Daemon {
         var ticket: Int
         var id: JSONValue?
         var until: SessionState
+        /// A show is answered only once a frame drawn after it is on screen.
+        var afterFrame: Int
     }
 
     /// Where settings come from: a file (or built-in defaults) and the command-line flags on top.
@@ -215,6 +217,7 @@ public final class Daemon {
         let slot = lastDraw.map { $0 + frameInterval - 0.0005 } ?? now
         if (needsDraw || moving) && now >= max(slot, (moving ? nextFrame : nil) ?? slot) {
             drawFrame(at: now, moving: moving)
+            resolveWaiters()
         }
         if !session.isMoving(at: now) && !needsDraw { nextFrame = nil }
         var deadline = nextFrame
@@ -432,7 +435,7 @@ public final class Daemon {
             var fields: [String: JSONValue] = ["state": .string(session.state.rawValue), "layout": .string(look.layoutName)]
             fields[outcome == .updated ? "updated" : outcome.rawValue] = true
             if show.wait && outcome != .updated {
-                waiters.append(Waiter(client: client.fd, ticket: client.reserve(), id: id, until: .showing))
+                waiters.append(Waiter(client: client.fd, ticket: client.reserve(), id: id, until: .showing, afterFrame: framesDrawn))
                 resolveWaiters()
             } else {
                 client.reply(.ok(id: id, fields))
@@ -467,7 +470,7 @@ public final class Daemon {
                 break
             }
             if hide.wait && outcome == .hiding {
-                waiters.append(Waiter(client: client.fd, ticket: client.reserve(), id: id, until: .idle))
+                waiters.append(Waiter(client: client.fd, ticket: client.reserve(), id: id, until: .idle, afterFrame: framesDrawn))
             } else {
                 client.reply(.ok(id: id, ["state": .string(session.state.rawValue), outcome.rawValue: true]))
             }
@@ -528,7 +531,10 @@ public final class Daemon {
         var remaining: [Waiter] = []
         for w in waiters {
             guard let client = clients[w.client] else { continue }
-            let reached = session.state == w.until && !transitioning
+            var reached = session.state == w.until && !transitioning
+            if reached && w.until == .showing, let display {
+                reached = framesDrawn > w.afterFrame && !needsDraw && display.outputs.allSatisfy(\.canPresent)
+            }
             let superseded = (w.until == .showing && (session.state == .idle || session.state == .hiding))
                 || (w.until == .idle && session.state == .showing)
             if reached || superseded {

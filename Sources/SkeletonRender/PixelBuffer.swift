@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SkeletonLayout
 
 /// Owned XRGB8888 pixels in ordinary memory (a render target, a shadow buffer, a snapshot).
@@ -10,15 +15,20 @@ public final class PixelBuffer: @unchecked Sendable {
         precondition(width > 0 && height > 0, "a pixel buffer needs a positive size")
         self.width = width
         self.height = height
-        storage = .allocate(capacity: width * height)
-        storage.initialize(repeating: fill, count: width * height)
+        if fill == 0 {
+            // calloc hands out zero pages the kernel maps lazily: no pass over the memory.
+            storage = calloc(width * height, MemoryLayout<UInt32>.stride)!.assumingMemoryBound(to: UInt32.self)
+        } else {
+            storage = malloc(width * height * MemoryLayout<UInt32>.stride)!.assumingMemoryBound(to: UInt32.self)
+            storage.initialize(repeating: fill, count: width * height)
+        }
     }
 
     public convenience init(size: Size, fill: UInt32 = 0) {
         self.init(width: size.width, height: size.height, fill: fill)
     }
 
-    deinit { storage.deallocate() }
+    deinit { free(storage) }
 
     public var size: Size { Size(width: width, height: height) }
 

@@ -59,11 +59,11 @@ public final class DRMOutput: DisplayOutput {
 
     private func format3(_ v: UInt32) -> String { v < 10 ? "00\(v)" : v < 100 ? "0\(v)" : "\(v)" }
 
-    /// Sets the mode on our front buffer (cleared to black), before anything is drawn: some
-    /// drivers (bochs) wipe a buffer drawn before the mode set.
+    /// Sets the mode on our front buffer before anything is drawn: some drivers (bochs) wipe a
+    /// buffer drawn before the mode set. A new dumb buffer is black (the kernel zeroes it);
+    /// after a hand-over it still holds our last frame, which is what should reappear.
     func setMode() throws(DisplayError) {
         let buffer = buffers[front]
-        buffer.canvas.fill(buffer.canvas.bounds, with: 0)
         if let code = DRMCalls.setCrtc(fd, crtc: crtcID, framebuffer: buffer.framebuffer, connector: connectorID, mode: mode) {
             if code == EACCES || code == EPERM { problem = "lost DRM master on \(device): another program has the display" }
             throw DRMCalls.fail(device, name, "drmModeSetCrtc", code)

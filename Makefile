@@ -10,7 +10,7 @@ RELEASE = .build/release
 DEBUG = .build/debug
 RUNDIR = build/run
 
-.PHONY: all deps build release run test test-swift test-schema test-units test-e2e bench install clean
+.PHONY: all deps build release run test bench install clean
 
 all: release
 

@@ -221,7 +221,11 @@ public final class Daemon {
         }
         if !session.isMoving(at: now) && !needsDraw { nextFrame = nil }
         var deadline = nextFrame
-        if needsDraw, display != nil, let last = lastDraw { deadline = min(deadline ?? .infinity, last + frameInterval) }
+        // A frame held back by a pending flip is drawn when the flip event wakes the loop; an
+        // output that was handed over or lost is not polled on a timer.
+        let presentable = display?.outputs.contains { $0.canPresent } ?? false
+        if !presentable { deadline = nil }
+        if needsDraw, presentable, let last = lastDraw { deadline = min(deadline ?? .infinity, last + frameInterval) }
         if let due = session.pendingDue { deadline = min(deadline ?? due, due) }
         if let d = display, let t = d.tick(now: now) { deadline = min(deadline ?? t, t) }
         if let d = displayDeadline { deadline = min(deadline ?? d, d) }
@@ -232,9 +236,10 @@ public final class Daemon {
     private var frameInterval: Double { 1 / Double(settings.maxFPS) }
 
     private func drawFrame(at now: Double, moving: Bool) {
-        guard let display else { needsDraw = false; return }
+        // Nothing shown: what lies beneath was drawn when the skeleton went away, and a retained
+        // frame must stay as it is.
+        guard let display, let frame = session.frame(at: now) else { needsDraw = false; return }
         lastDraw = now
-        let frame = session.frame(at: now)
         var allPresented = true
         for compositor in compositors {
             guard compositor.output.canPresent else { allPresented = false; continue }
@@ -243,7 +248,7 @@ public final class Daemon {
                 logger.error("present on \(compositor.output.name): \(error)")
             }
         }
-        if !firstFrameLogged, frame != nil {
+        if !firstFrameLogged {
             firstFrameLogged = true
             mark("first frame presented")
             let age = SystemCalls.processAgeSeconds().map { " (\(JSONValue.formatNumber(($0 * 1000).rounded())) ms after process start)" } ?? ""

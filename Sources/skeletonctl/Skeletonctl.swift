@@ -88,13 +88,13 @@ struct PresentationFlags: ParsableArguments {
     @Option(help: "light or dark.")
     var scheme: String?
 
-    @Flag(name: .customLong("reduced-motion"), help: "Stop all movement.")
-    var reducedMotion = false
+    @Flag(name: .customLong("reduced-motion"), inversion: .prefixedNo, help: "Stop all movement (or allow it again).")
+    var reducedMotion: Bool?
 
     func apply(to request: inout [String: JSONValue]) {
         if let style { request["style"] = .string(style) }
         if let animated { request["animated"] = .bool(animated) }
-        if reducedMotion { request["reducedMotion"] = true }
+        if let reducedMotion { request["reducedMotion"] = .bool(reducedMotion) }
         var animation: [String: JSONValue] = [:]
         if let direction { animation["direction"] = .string(direction) }
         if let duration { animation["duration"] = .number(duration) }

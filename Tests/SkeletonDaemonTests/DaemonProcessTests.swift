@@ -247,5 +247,13 @@ import Testing
         #expect(image.pixels == expected.pixels)
         #expect(image[50, 50] == 0xECF0F1)
         #expect(image[5, 5] == 0xFFFFFF)
+        // hide --retain leaves the last frame: the snapshot does not go black.
+        let c = try d.connect()
+        #expect(c.request(#"{"command": "hide", "retain": true}"#)?["retained"] == true)
+        #expect(c.request(#"{"command": "ping"}"#)?["ok"] == true)
+        #expect(try ImageFile.readPNG(snapshot).pixels == expected.pixels)
+        let status = c.request(#"{"command": "status"}"#)
+        #expect(status?["retained"] == true)
+        #expect(status?["state"] == "idle")
     }
 }

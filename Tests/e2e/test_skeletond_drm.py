@@ -98,6 +98,9 @@ ctl show solid --tint clouds --style solid --no-animated --transition none --wai
 shot shown-again
 ctl hide --retain || fail "hide --retain failed"
 shot retained
+echo "@@RETAINED_A $(ctl status --json)"
+usleep 300000
+echo "@@RETAINED_B $(ctl status --json)"
 ctl show animated --style gradient --animated --transition none --wait || fail "show animated failed"
 usleep 200000
 kill -TERM "$sd"; wait "$sd"; echo "@@SKELETOND_EXIT $?"
@@ -195,6 +198,11 @@ def run_case(name: str, c: Checker, c_binary: Path) -> dict:
     d = png.compare(shots["retained"], shots["shown-again"], diff_path=out / "diff-retained.png")
     print(f"  after hide --retain vs the frame before: {d}")
     c.check(f"{name}: `hide --retain` leaves the last frame", d.ok and shots["retained"].histogram(1)[0][1][:3] != (0, 0, 0), str(d))
+
+    drawn = [json.loads(m).get("framesDrawn") for m in re.findall(r"@@RETAINED_[AB] (\{.*\})", log)]
+    print(f"  frames drawn 0.3 s apart while retained: {drawn}")
+    c.check(f"{name}: nothing is drawn (and nothing wakes) while the frame is retained",
+            len(drawn) == 2 and drawn[0] == drawn[1], str(drawn))
 
     # 6: SIGTERM while animating puts the console back, without errors.
     d = png.compare(shots["after-term"], shots["console"], diff_path=out / "diff-after-term.png")

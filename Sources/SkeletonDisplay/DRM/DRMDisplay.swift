@@ -87,11 +87,7 @@ public final class DRMDisplay: Display {
             DRMCalls.close(fd)
             return nil
         }
-        let display = DRMDisplay(path: path, fd: fd, outputs: outputs)
-        for output in outputs {
-            do { try output.setMode() } catch { log("\(error)") }
-        }
-        return display
+        return DRMDisplay(path: path, fd: fd, outputs: outputs)
     }
 
     /// The connector's current CRTC when free, else the first free one its encoders can drive.
@@ -159,9 +155,7 @@ public final class DRMDisplay: Display {
             if let code = DRMCalls.setMaster(fd) { throw DRMCalls.fail(path, nil, "drmSetMaster", code) }
             released = false
         }
-        for output in drmOutputs where !output.modeSet {
-            try output.setMode()
-        }
+        for output in drmOutputs { output.reacquire() }
     }
 
     public var problem: String? { drmOutputs.compactMap(\.problem).first }

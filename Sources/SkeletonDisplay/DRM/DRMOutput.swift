@@ -23,6 +23,8 @@ public final class DRMOutput: DisplayOutput {
     private var lastDamage: [PixelRect] = []
     private var saved: drmModeCrtcPtr?
     private(set) var modeSet = false
+    /// Handed back (hide): no frames until the display is taken again.
+    private(set) var released = false
     private(set) var flipPending = false
     public private(set) var framesPresented = 0
     /// nil until probed; false once DIRTYFB answered "not implemented".
@@ -50,7 +52,7 @@ public final class DRMOutput: DisplayOutput {
     }
 
     public var shadow: Canvas { shadowBuffer.canvas }
-    public var canPresent: Bool { modeSet && !flipPending && problem == nil }
+    public var canPresent: Bool { !released && !flipPending && problem == nil }
 
     var modeDescription: String {
         let mhz = DRMCalls.refreshMillihertz(mode)
@@ -78,6 +80,9 @@ public final class DRMOutput: DisplayOutput {
     /// frames old) and flips to it. Never two flips pending: the caller checks `canPresent`.
     public func present(damage: [PixelRect]) throws(DisplayError) {
         guard canPresent, !damage.isEmpty else { return }
+        // The mode is set at the first frame, not when the device opens: until something is
+        // shown, the console stays on screen.
+        if !modeSet { try setMode() }
         let back = 1 - front
         let target = buffers[back].canvas
         let rects = bufferCurrent[back] ? PixelRect.coalesce(damage + lastDamage) : [target.bounds]
@@ -136,6 +141,7 @@ public final class DRMOutput: DisplayOutput {
 
     /// Puts back what the CRTC showed before the first mode set (the console).
     func restore() {
+        released = true
         guard modeSet else { return }
         modeSet = false
         if let saved, saved.pointee.mode_valid != 0 {
@@ -150,7 +156,14 @@ public final class DRMOutput: DisplayOutput {
 
     /// Leaves the last frame on screen; the buffers stay until the next program sets its mode.
     func keepPicture() {
+        released = true
         modeSet = false
+    }
+
+    /// Taken back after a hand-over: the next frame sets the mode again.
+    func reacquire() {
+        released = false
+        problem = nil
     }
 
     func destroy() {

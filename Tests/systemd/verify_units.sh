@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Runs `systemd-analyze verify` on the units of systemd/ after substituting @BINDIR@ the way
+# `make install` does, and `systemd-analyze security --offline` on the daemon's unit.
+#
+#   Tests/systemd/verify_units.sh [BINDIR]
+#
+# BINDIR holds the skeletond and skeletonctl executables that ExecStart= names (verify checks
+# that they exist): $1, else $SKELETOND_BINDIR, else .build/debug of the repository.
+# A unit fails when verify exits non-zero or prints anything about it. Ends with "N passed, M failed".
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+bindir=${1:-${SKELETOND_BINDIR:-$root/.build/debug}}
+units=(skeletond.service skeletond.socket skeletond-hide.service)
+
+if ! command -v systemd-analyze >/dev/null; then
+    echo "systemd-analyze is not installed (Debian: apt-get install systemd)" >&2
+    echo "0 passed, $((${#units[@]} + 1)) failed"
+    exit 1
+fi
+bindir=$(cd "$bindir" 2>/dev/null && pwd) || { echo "no such directory: ${1:-${SKELETOND_BINDIR:-$root/.build/debug}}" >&2; echo "0 passed, $((${#units[@]} + 1)) failed"; exit 1; }
+for exe in skeletond skeletonctl; do
+    if [ ! -x "$bindir/$exe" ]; then
+        echo "$bindir/$exe is missing: build first (swift build) or pass the directory holding it" >&2
+        echo "0 passed, $((${#units[@]} + 1)) failed"
+        exit 1
+    fi
+done
+case $bindir in *[[:space:]]*) echo "BINDIR must not contain white space: $bindir" >&2; echo "0 passed, $((${#units[@]} + 1)) failed"; exit 1 ;; esac
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# All units in one directory: verify resolves their references to each other from there.
+for unit in "${units[@]}"; do
+    sed "s|@BINDIR@|$bindir|g" "$root/systemd/$unit" > "$work/$unit"
+done
+
+passed=0
+failed=0
+for unit in "${units[@]}"; do
+    problems=()
+    if grep -n '@[A-Z_]*@' "$work/$unit" >/dev/null; then
+        problems+=("unsubstituted placeholder: $(grep -n '@[A-Z_]*@' "$work/$unit" | head -1)")
+    fi
+    output=$(cd "$work" && SYSTEMD_LOG_COLOR=0 systemd-analyze verify "$work/$unit" 2>&1)
+    status=$?
+    # Lines about our units (by name or by their temporary path); other installed units' noise
+    # is not ours to fix.
+    ours=$(printf '%s\n' "$output" | grep -E "skeletond|$work" || true)
+    [ $status -ne 0 ] && problems+=("systemd-analyze verify exited with status $status")
+    [ -n "$ours" ] && problems+=("$ours")
+    if [ ${#problems[@]} -eq 0 ]; then
+        echo "ok   $unit"
+        passed=$((passed + 1))
+    else
+        echo "FAIL $unit"
+        printf '%s\n' "${problems[@]}" | sed 's/^/     /'
+        if [ -n "$output" ] && [ "$output" != "$ours" ]; then
+            printf '%s\n' "$output" | sed 's/^/     verify: /'
+        fi
+        failed=$((failed + 1))
+    fi
+done
+
+# The sandbox: the offline exposure score (informational: the scale differs between systemd
+# versions), and a check that the directives this unit promises are really in force.
+if systemd-analyze security --help 2>/dev/null | grep -q -- '--offline'; then
+    score=$(cd "$work" && systemd-analyze security --offline=yes --no-pager "$work/skeletond.service" 2>/dev/null | grep -E 'Overall exposure level' || true)
+    [ -n "$score" ] && echo "info skeletond.service: ${score#→ }"
+fi
+missing=()
+for directive in Type=notify DefaultDependencies=no ConditionKernelCommandLine=!skeletond.enable=0 \
+        ProtectSystem=strict ProtectHome=yes NoNewPrivileges=yes PrivateNetwork=yes \
+        RestrictAddressFamilies=AF_UNIX DevicePolicy=closed 'DeviceAllow=char-drm rw' RuntimeDirectory=skeletond; do
+    grep -qxF "$directive" "$work/skeletond.service" || missing+=("$directive")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "ok   skeletond.service has its sandbox and boot directives"
+    passed=$((passed + 1))
+else
+    echo "FAIL skeletond.service lacks: ${missing[*]}"
+    failed=$((failed + 1))
+fi
+
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]

@@ -25,6 +25,8 @@ Guest scripts may source /lib/e2e/e2e.sh (it is sourced for them automatically) 
     spawn LOG CMD [ARGS...]           start CMD in the background, output to LOG and the
                                       console; its pid is in $SPAWNED_PID
     fail MESSAGE                      print @@FAIL MESSAGE and exit 1
+    load_modules NAME...              insmod modules /init was told to defer
+                                      (config E2E_DEFER_MODULES="bochs virtio_gpu")
 
 Usage as a library:  build_initramfs(out, files={"/bin/x": "build/x"}, guest_script="...")
 CLI:  make-initramfs.py -o build/e2e/initrd.cpio.gz --file build/x:/bin/x --guest-script g.sh
@@ -72,6 +74,7 @@ echo "@@INIT_START $(up)"
 
 while read -r mod args; do
     [ -n "$mod" ] || continue
+    case " ${E2E_DEFER_MODULES:-} " in *" $mod "*) continue ;; esac
     # shellcheck disable=SC2086
     insmod "/lib/modules/e2e/$mod.ko" $args || echo "@@WARN insmod $mod failed"
 done < /etc/e2e/modules
@@ -126,8 +129,8 @@ shot() {
     e2e_ctl "@@SHOT $_name $*"
     while IFS= read -r -t "${E2E_SHOT_TIMEOUT:-60}" _line <&9; do
         case "$_line" in
-            "@@ACK $_name"*) echo "@@SHOT_OK $_name $(e2e_uptime)"; return 0 ;;
-            "@@NAK $_name"*) echo "@@SHOT_FAILED $_name ${_line#@@NAK $_name}"; return 1 ;;
+            "@@ACK $_name") echo "@@SHOT_OK $_name $(e2e_uptime)"; return 0 ;;
+            "@@NAK $_name "*) echo "@@SHOT_FAILED $_name ${_line#@@NAK $_name }"; return 1 ;;
         esac
     done
     echo "@@SHOT_TIMEOUT $_name"
@@ -166,6 +169,18 @@ spawn() {
 fail() {
     echo "@@FAIL $*"
     exit 1
+}
+
+# load_modules NAME...: insmod modules that /init skipped (E2E_DEFER_MODULES), with the
+# options given at build time, e.g. to make the card appear after the daemon started.
+load_modules() {
+    for _m in "$@"; do
+        _args=$(grep "^$_m\( \|$\)" /etc/e2e/modules | cut -d' ' -f2-)
+        [ "$_args" = "$_m" ] && _args=
+        # shellcheck disable=SC2086
+        insmod "/lib/modules/e2e/$_m.ko" $_args || { echo "@@WARN insmod $_m failed"; return 1; }
+    done
+    echo "@@MODULES_LOADED_LATE $* $(e2e_uptime)"
 }
 """
 
@@ -411,7 +426,8 @@ def build_initramfs(out: str | os.PathLike,
                   accepted here, read it yourself
     modules:      driver modules to load (deps added); module_args: {module: "opt=val ..."}
     config:       variables written to /etc/e2e/config (E2E_CARD_TIMEOUT, E2E_WAIT_CARD,
-                  E2E_SHOT_TIMEOUT, E2E_POWEROFF_DELAY) and exported to the guest script
+                  E2E_SHOT_TIMEOUT, E2E_POWEROFF_DELAY, E2E_DEFER_MODULES) and exported to
+                  the guest script
     compress:     "gzip" (level 1: fast to make, fast to unpack under TCG) or "none"
     """
     kdir = Path(kdir) if kdir else kernel_dir()

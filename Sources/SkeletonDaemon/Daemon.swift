@@ -35,6 +35,11 @@ public final class Daemon {
     private(set) var framesLate = 0
     private var frameTimes: [Double] = []
     private var displayDeadline: Double?
+    /// While waiting for a display: when to look again even without an inotify event (a card
+    /// node can appear before its connectors are probed).
+    private var displayRetry: Double?
+    static let displayRetryInterval = 0.5
+    private var waitAnnounced = false
     private var firstFrameLogged = false
     /// True after the display was handed back (hide); the next appearance takes it again.
     private var displayReleased = false
@@ -142,8 +147,12 @@ public final class Daemon {
         if settings.backend == .memory {
             attach(MemoryDisplay(size: settings.memorySize, snapshotPath: settings.snapshotPath))
         } else if provider.watchDescriptor != nil {
-            displayDeadline = clock.now + settings.displayWaitSeconds
-            logger.notice("no display yet; waiting up to \(JSONValue.formatNumber(settings.displayWaitSeconds)) s for one to appear")
+            displayRetry = clock.now + Daemon.displayRetryInterval
+            if displayDeadline == nil && !waitAnnounced {
+                waitAnnounced = true
+                displayDeadline = clock.now + settings.displayWaitSeconds
+                logger.notice("no display yet; waiting up to \(JSONValue.formatNumber(settings.displayWaitSeconds)) s for one to appear")
+            }
         } else if settings.backend == .auto {
             logger.notice("no display found; drawing into memory")
             attach(MemoryDisplay(size: settings.memorySize, snapshotPath: settings.snapshotPath))
@@ -154,6 +163,7 @@ public final class Daemon {
         display = d
         compositors = d.outputs.map(OutputCompositor.init)
         displayDeadline = nil
+        displayRetry = nil
         needsDraw = true
         for o in d.outputs { logger.info("output \(o.name): \(o.size) (\(d.backendName))") }
     }
@@ -202,6 +212,10 @@ public final class Daemon {
         let now = clock.now
         for event in session.advance(to: now) { handle(event) }
         resolveWaiters()
+        if display == nil, let retry = displayRetry, now >= retry {
+            displayRetry = nil
+            openDisplay()
+        }
         if let deadline = displayDeadline, now >= deadline {
             displayDeadline = nil
             if settings.backend == .drm {
@@ -229,6 +243,7 @@ public final class Daemon {
         if let due = session.pendingDue { deadline = min(deadline ?? due, due) }
         if let d = display, let t = d.tick(now: now) { deadline = min(deadline ?? t, t) }
         if let d = displayDeadline { deadline = min(deadline ?? d, d) }
+        if display == nil, let r = displayRetry { deadline = min(deadline ?? r, r) }
         try? SystemCalls.armTimer(timerFD, at: deadline)
         pollOnce()
     }

@@ -108,6 +108,60 @@ shot after-term
 """
 
 
+LATE_GUEST = r"""
+ctl() { /bin/skeletonctl --socket /run/skeletond/control.sock "$@"; }
+export SWIFT_DETERMINISTIC_HASHING=1
+[ -e /dev/dri/card0 ] && fail "a card exists before the driver was loaded"
+spawn /tmp/d.log /bin/skeletond run --config /etc/skeletond.json --layouts /layouts --layout solid \
+    --backend drm --log-level debug
+wait_for_line /tmp/d.log 'waiting up to' 30 || fail "skeletond did not say it waits for a display"
+ctl ping || fail "the control socket does not answer while waiting for a display"
+ctl update --tint '@TINT@' || fail "an update while waiting was refused"
+echo "@@WAITING $(ctl status --json)"
+load_modules bochs
+wait_for_line /tmp/d.log 'first frame on drm' 30 || fail "no frame once the driver appeared"
+ctl show --wait
+shot late
+"""
+
+
+def run_late_display(c: Checker) -> None:
+    """Issue 4: no card at start (the driver loads late); the socket answers meanwhile and a
+    command sent then takes effect when the display appears."""
+    out = OUT / "late-display"
+    out.mkdir(parents=True, exist_ok=True)
+    layouts = out / "layouts"
+    layouts.mkdir(exist_ok=True)
+    (layouts / "solid.json").write_text(json.dumps(SOLID))
+    files = {
+        "/bin/skeletond": (STATIC / "skeletond", 0o755),
+        "/bin/skeletonctl": (STATIC / "skeletonctl", 0o755),
+        "/layouts/solid.json": layouts / "solid.json",
+        "/etc/skeletond.json": b"{}",
+    }
+    print("== late display: bochs loaded only after skeletond started")
+    r = qemu_harness.run(device="VGA", extra_device_args="xres=1024,yres=768", guest_files=files,
+                         guest_script=LATE_GUEST.replace("@TINT@", TINT), out_dir=out, name="late-display",
+                         timeout=240, append="vt.global_cursor_default=0",
+                         guest_config={"E2E_DEFER_MODULES": "bochs", "E2E_WAIT_CARD": "0"})
+    log = r["serial_log"]
+    (out / "serial.txt").write_text(log)
+    c.check("late display: guest script ran to the end", r["ok"], "; ".join(r.get("errors", [])) + f" (log {out}/serial.txt)")
+    waiting = re.search(r"@@WAITING (\{.*\})", log)
+    status = json.loads(waiting.group(1)) if waiting else {}
+    c.check("late display: while waiting, status answers with no output", status.get("outputs") == [] and status.get("state") == "showing",
+            str(status)[:200])
+    if "late" not in r["screenshots"]:
+        c.check("late display: screenshot taken", False)
+        return
+    shot = png.read(r["screenshots"]["late"])
+    size = (shot.width, shot.height)
+    expected = host_render(layouts / "solid.json", size, out / "expected-late.png", "--tint", TINT)
+    d = png.compare(shot, expected, diff_path=out / "diff-late.png")
+    print(f"  once the card appeared, vs render --tint {TINT}: {d}")
+    c.check("late display: the skeleton appears with the update sent while waiting", d.ok, str(d))
+
+
 def host_render(layout: Path, size: tuple[int, int], out: Path, *extra: str) -> png.Image:
     subprocess.run([str(HOST_TOOL), "render", str(layout), "--out", str(out),
                     "--size", f"{size[0]}x{size[1]}", *extra], check=True)
@@ -240,6 +294,8 @@ def main() -> int:
     c_binary = build_c_program()
     for name in options.device or list(CASES):
         run_case(name, c, c_binary)
+    if not options.device:
+        run_late_display(c)
     print(f"{c.passed} passed, {c.failed} failed")
     return 0 if c.failed == 0 else 1
 

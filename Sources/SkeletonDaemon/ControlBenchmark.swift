@@ -51,7 +51,7 @@ public enum ControlBenchmark {
             let pings = drive(sockets, requests: count, interval: round.interval) { _ in ping }
             let updates = drive(sockets, requests: count, interval: round.interval) { i in tints[i % 2] }
             for (name, values) in [("ping  ", pings), ("update", updates)] {
-                lines.append("\(name) \(pad(round.clients)) client(s), \(round.label): p50 \(fixed(percentile(values, 0.5), 3)) ms, p99 \(fixed(percentile(values, 0.99), 3)) ms (\(values.count) requests)")
+                lines.append("\(name) \(pad(round.clients)) client(s), \(round.label): p50 \(percentile(values, 0.5).fixed(3)) ms, p99 \(percentile(values, 0.99).fixed(3)) ms (\(values.count) requests)")
             }
             if round.clients == 1 || round.interval != nil { pingP99 = max(pingP99, percentile(pings, 0.99)) }
         }
@@ -158,14 +158,6 @@ public enum ControlBenchmark {
     }
 
     private static func pad(_ n: Int) -> String { n < 10 ? " \(n)" : "\(n)" }
-
-    static func fixed(_ value: Double, _ decimals: Int) -> String {
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = Int((value * scale).rounded())
-        let whole = scaled / Int(scale), fraction = String(scaled % Int(scale))
-        return "\(whole)." + String(repeating: "0", count: decimals - fraction.count) + fraction
-    }
 }
 
 /// A blocking request/reply helper for the benchmark's control connection.

@@ -46,15 +46,7 @@ public final class Logger: @unchecked Sendable {
         guard messageLevel <= level else { return }
         let line = "<\(messageLevel.rawValue)>" + message() + "\n"
         if let sink { sink(line); return }
-        var bytes = Array(line.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            offset += n
-        }
-        bytes.removeAll()
+        StandardError.write(line)
     }
 
     public func error(_ m: @autoclosure () -> String) { log(.error, m()) }
@@ -62,4 +54,19 @@ public final class Logger: @unchecked Sendable {
     public func notice(_ m: @autoclosure () -> String) { log(.notice, m()) }
     public func info(_ m: @autoclosure () -> String) { log(.info, m()) }
     public func debug(_ m: @autoclosure () -> String) { log(.debug, m()) }
+}
+
+/// Unbuffered writes to file descriptor 2, whole or not at all (EINTR retried).
+public enum StandardError {
+    public static func write(_ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            offset += n
+        }
+        bytes.removeAll()
+    }
 }

@@ -22,13 +22,13 @@ public enum Benchmark {
 
         public var text: String {
             var lines = ["scene \(layoutName) at \(size), \(frames) frames, medians",
-                         "memcpy of one frame            \(fixed(memcpyMilliseconds, 3)) ms  (reference)"]
+                         "memcpy of one frame            \(memcpyMilliseconds.fixed(3)) ms  (reference)"]
             for f in figures {
-                var line = f.name.padding(30) + " " + fixed(f.milliseconds, 3) + " ms  " + fixed(ratio(f), 2) + "x memcpy"
-                if let t = f.target { line += "  (target <= \(fixed(t, 1))x: \(ratio(f) <= t ? "met" : "MISSED"))" }
+                var line = f.name.padding(30) + " " + f.milliseconds.fixed(3) + " ms  " + ratio(f).fixed(2) + "x memcpy"
+                if let t = f.target { line += "  (target <= \(t.fixed(1))x: \(ratio(f) <= t ? "met" : "MISSED"))" }
                 lines.append(line)
             }
-            lines.append("animated frames redraw \(fixed(damagedShare * 100, 1)) % of the pixels on average")
+            lines.append("animated frames redraw \((damagedShare * 100).fixed(1)) % of the pixels on average")
             return lines.joined(separator: "\n")
         }
 
@@ -115,20 +115,6 @@ public enum Benchmark {
         let sorted = values.sorted()
         return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
     }
-}
-
-/// Fixed-point text without Foundation's formatters.
-public func fixed(_ value: Double, _ decimals: Int) -> String {
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    let scaled = (abs(value) * scale).rounded()
-    let whole = Int(scaled / scale)
-    var text = String(whole)
-    if decimals > 0 {
-        let fraction = String(Int(scaled) - whole * Int(scale))
-        text += "." + String(repeating: "0", count: decimals - fraction.count) + fraction
-    }
-    return value < 0 && scaled > 0 ? "-" + text : text
 }
 
 extension String {

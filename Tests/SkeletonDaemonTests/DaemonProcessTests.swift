@@ -165,6 +165,19 @@ import Testing
         #expect(d.log.contains("built-in default"))
     }
 
+    @Test func skeletonDebugLogsTheResolvedTreeOnEveryShow() throws {
+        let d = try DaemonProcess(layouts: ["default": TestLayouts.simpleText, "still": Self.staticLayout],
+                                  environment: ["SKELETON_DEBUG": "1"])
+        let c = try d.connect()
+        #expect(c.request(#"{"command": "hide", "transition": {"kind": "none"}}"#)?["ok"] == true)
+        #expect(c.request(#"{"command": "show", "layout": "still", "transition": {"kind": "none"}}"#)?["shown"] == true)
+        #expect(c.request(#"{"command": "ping"}"#)?["ok"] == true)
+        let trees = d.log.components(separatedBy: "\n").filter { $0.contains("SKELETON_DEBUG tree: ") }
+        #expect(trees.count == 2, "one tree at start, one for the second show: \(d.log)")
+        #expect(trees.last?.contains("\"layout\":\"still\"") == true)
+        #expect(trees.last?.contains("\"frame\":[20,20,60,60]") == true)
+    }
+
     @Test func staleSocketIsReplacedAndALiveOneRefused() throws {
         let first = try DaemonProcess()
         // A second daemon on the same socket must refuse to start.

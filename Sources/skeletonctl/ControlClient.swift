@@ -20,7 +20,10 @@ struct ControlClient {
         return .success(ControlClient(fd: fd, path: path))
     }
 
-    func send(_ request: JSONValue) -> Result<Reply, ClientFailure> {
+    /// Sends one request and reads its reply, waiting at most `timeout` seconds for it: a
+    /// script at boot must never hang on a daemon that stopped answering.
+    func send(_ request: JSONValue, timeout: Double) -> Result<Reply, ClientFailure> {
+        let deadline = monotonicNow() + timeout
         var bytes = Array((request.jsonText + "\n").utf8)
         var offset = 0
         while offset < bytes.count {
@@ -34,6 +37,9 @@ struct ControlClient {
         var framer = LineFramer(limit: 16 * 1024 * 1024)
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
+            guard waitReadable(until: deadline) else {
+                return .failure(ClientFailure("no reply from skeletond at \(path) within \(JSONValue.formatNumber(timeout)) s"))
+            }
             let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 {
@@ -51,6 +57,24 @@ struct ControlClient {
     }
 
     func close() { Glibc.close(fd) }
+
+    private func monotonicNow() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+
+    /// poll(2) until readable or the deadline passes; EINTR retried.
+    private func waitReadable(until deadline: Double) -> Bool {
+        while true {
+            let remaining = deadline - monotonicNow()
+            if remaining <= 0 { return false }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let r = poll(&p, 1, Int32(min(remaining * 1000, 3_600_000).rounded(.up)))
+            if r > 0 { return true }
+            if r < 0 && errno != EINTR { return true }
+        }
+    }
 }
 
 struct ClientFailure: Error {

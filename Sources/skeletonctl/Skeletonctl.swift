@@ -14,14 +14,15 @@ struct Skeletonctl: ParsableCommand {
         subcommands: [Show.self, Update.self, Hide.self, Status.self, Tree.self, Ping.self, Reload.self, Quit.self]
     )
 
-    /// `--socket PATH` may come before the subcommand (`skeletonctl --socket P show`); the
-    /// parser reads it in the subcommand's options, so move it there.
+    /// The connection options (`--socket PATH`, `--timeout S`) may come before the subcommand
+    /// (`skeletonctl --socket P show`); the parser reads them in the subcommand's options, so
+    /// move them there.
     static func main() {
         var arguments = Array(CommandLine.arguments.dropFirst())
         var moved: [String] = []
-        while let first = arguments.first, first.hasPrefix("--socket") {
+        while let first = arguments.first, first.hasPrefix("--socket") || first.hasPrefix("--timeout") {
             moved.append(arguments.removeFirst())
-            if first == "--socket", !arguments.isEmpty { moved.append(arguments.removeFirst()) }
+            if !first.contains("="), !arguments.isEmpty { moved.append(arguments.removeFirst()) }
         }
         if !moved.isEmpty, !arguments.isEmpty { arguments.insert(contentsOf: moved, at: 1) } else { arguments = moved + arguments }
         main(arguments)
@@ -32,6 +33,9 @@ struct Skeletonctl: ParsableCommand {
 struct ConnectionOptions: ParsableArguments {
     @Option(help: "Control socket (default: $SKELETOND_SOCKET or /run/skeletond/control.sock).")
     var socket: String?
+
+    @Option(help: "Seconds to wait for the reply before giving up with exit status 2.")
+    var timeout: Double = 10
 
     var path: String {
         if let socket { return socket }
@@ -49,7 +53,7 @@ struct ConnectionOptions: ParsableArguments {
             throw ExitCode(2)
         }
         defer { client.close() }
-        switch client.send(.object(request)) {
+        switch client.send(.object(request), timeout: timeout) {
         case .failure(let f):
             printError(f.message)
             throw ExitCode(2)

@@ -1,3 +1,4 @@
+import CSkeletonSystem
 import Foundation
 import SkeletonDisplay
 import SkeletonLayout
@@ -243,6 +244,13 @@ import Testing
         #expect(show.status == 0)
         #expect(try d.connect().request(#"{"command": "status"}"#)?["state"] == "showing")
         #expect(try runTool(ctl, ["show", "--transition", "sideways"], environment: env).status != 0)
+        // A daemon that accepts but never answers must not hang a boot script.
+        let mutePath = d.directory.appendingPathComponent("mute.sock").path
+        let mute = sk_unix_listen(mutePath, 4)
+        defer { close(mute) }
+        let hung = try runTool(ctl, ["--socket", mutePath, "--timeout", "0.3", "ping"])
+        #expect(hung.status == 2)
+        #expect(hung.err.contains("no reply from skeletond at \(mutePath) within 0.3 s"))
     }
 
     @Test func snapshotShowsWhatRenderDraws() throws {

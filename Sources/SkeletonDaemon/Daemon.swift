@@ -117,7 +117,15 @@ public final class Daemon {
         mark("socket listening")
         openDisplay()
         mark("display open")
-        if let start = settings.startLayout { showAtStart(start) }
+        if let start = settings.startLayout {
+            if SystemCalls.fileExists(hiddenMarkerPath) {
+                // Restarted (Restart=on-failure) after the app took over: showing the skeleton
+                // again would cover the app. The marker lives in /run, so a new boot shows it.
+                logger.notice("the skeleton was hidden before this daemon started (\(hiddenMarkerPath)); not showing \(start)")
+            } else {
+                showAtStart(start)
+            }
+        }
         mark("start layout loaded")
         SystemdNotifier().notify(["READY": "1", "STATUS": readinessStatus], logger: logger)
     }
@@ -483,7 +491,10 @@ public final class Daemon {
             logger.info("hide: \(outcome.rawValue)")
             switch outcome {
             case .retained:
+                markHidden(true)
                 releaseDisplay(retainingPicture: true)
+            case .cancelled:
+                markHidden(true)
             case .hidden:
                 handle(.disappeared(retained: false))
             default:
@@ -520,6 +531,7 @@ public final class Daemon {
             reacquireDisplay()
             didAppear()
         case .disappeared(let retained):
+            markHidden(true)
             needsDraw = false
             for c in compositors where c.output.canPresent {
                 try? c.output.present(damage: c.draw(nil))
@@ -540,7 +552,23 @@ public final class Daemon {
         for c in compositors { c.invalidate() }
     }
 
+    /// Beside the socket: present while the skeleton is hidden, so a restarted daemon knows.
+    private var hiddenMarkerPath: String {
+        guard let slash = settings.socketPath.lastIndex(of: "/") else { return "hidden" }
+        return String(settings.socketPath[...slash]) + "skeletond.hidden"
+    }
+
+    private func markHidden(_ hidden: Bool) {
+        do {
+            if hidden { try SystemCalls.createFile(hiddenMarkerPath) }
+            else if SystemCalls.fileExists(hiddenMarkerPath) { try SystemCalls.unlink(hiddenMarkerPath) }
+        } catch {
+            logger.debug("cannot record the hidden state: \(error)")
+        }
+    }
+
     private func didAppear() {
+        markHidden(false)
         needsDraw = true
         if debugTree, let look = session.look { logger.info("SKELETON_DEBUG tree: \(treeJSON(look).jsonText)") }
     }

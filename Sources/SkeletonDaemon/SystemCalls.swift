@@ -160,4 +160,10 @@ enum SystemCalls {
     }
 
     static func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// Creates an empty file (or leaves an existing one).
+    static func createFile(_ path: String) throws(Errno) {
+        let fd = try retryingOnInterrupt("open \(path)") { open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644) }
+        Glibc.close(fd)
+    }
 }

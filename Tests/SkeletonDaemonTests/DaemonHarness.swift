@@ -23,6 +23,8 @@ final class DaemonProcess: @unchecked Sendable {
     let socketPath: String
     let layoutsDirectory: URL
     let process = Process()
+    /// The last process using a directory removes it.
+    private var ownsDirectory: Bool
     let stderrPipe = Pipe()
     private var stderrData = Data()
     private let lock = NSLock()
@@ -30,8 +32,11 @@ final class DaemonProcess: @unchecked Sendable {
 
     init(layouts: [String: String] = ["default": TestLayouts.simpleText], startLayout: String? = "default",
          settings: String? = nil, extraArguments: [String] = [], environment: [String: String] = [:],
-         waitForReady: Bool = true) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("skeletond-test-\(UUID().uuidString.prefix(8))")
+         waitForReady: Bool = true, sameDirectoryAs previous: DaemonProcess? = nil) throws {
+        directory = previous?.directory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("skeletond-test-\(UUID().uuidString.prefix(8))")
+        ownsDirectory = previous == nil
+        previous?.ownsDirectory = false
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         layoutsDirectory = directory.appendingPathComponent("layouts")
         try FileManager.default.createDirectory(at: layoutsDirectory, withIntermediateDirectories: true)
@@ -42,6 +47,7 @@ final class DaemonProcess: @unchecked Sendable {
         let settingsFile = directory.appendingPathComponent("skeletond.json")
         try (settings ?? "{}").write(to: settingsFile, atomically: true, encoding: .utf8)
         let notifyPath = directory.appendingPathComponent("notify.sock").path
+        try? FileManager.default.removeItem(atPath: notifyPath)
         let notifyFD = sk_unix_datagram_bind(notifyPath)
         defer { close(notifyFD) }
         process.executableURL = URL(fileURLWithPath: builtExecutable("skeletond"))
@@ -95,7 +101,7 @@ final class DaemonProcess: @unchecked Sendable {
 
     deinit {
         if process.isRunning { process.terminate(); process.waitUntilExit() }
-        try? FileManager.default.removeItem(at: directory)
+        if ownsDirectory { try? FileManager.default.removeItem(at: directory) }
     }
 }
 

@@ -166,6 +166,22 @@ import Testing
         #expect(d.log.contains("built-in default"))
     }
 
+    @Test func aRestartAfterAHideDoesNotShowTheSkeletonAgain() throws {
+        let first = try DaemonProcess()
+        let c = try first.connect()
+        #expect(c.request(#"{"command": "hide", "transition": {"kind": "none"}}"#)?["hidden"] == true)
+        #expect(first.stop(signal: SIGKILL) != 0, "a crash")
+        let second = try DaemonProcess(sameDirectoryAs: first)
+        let status = try second.connect().request(#"{"command": "status"}"#)
+        #expect(status?["state"] == "idle", "the restarted daemon stays hidden")
+        #expect(second.log.contains("not showing default"))
+        // A show clears the mark: the next restart shows the skeleton again.
+        #expect(try second.connect().request(#"{"command": "show", "transition": {"kind": "none"}}"#)?["shown"] == true)
+        #expect(second.stop(signal: SIGKILL) != 0)
+        let third = try DaemonProcess(sameDirectoryAs: second)
+        #expect(try third.connect().request(#"{"command": "status"}"#)?["state"] == "showing")
+    }
+
     @Test func skeletonDebugLogsTheResolvedTreeOnEveryShow() throws {
         let d = try DaemonProcess(layouts: ["default": TestLayouts.simpleText, "still": Self.staticLayout],
                                   environment: ["SKELETON_DEBUG": "1"])

@@ -30,7 +30,7 @@ release: deps
 run: release
 	mkdir -p $(RUNDIR)
 	$(RELEASE)/skeletond run --config config/skeletond.json --socket $(RUNDIR)/control.sock \
-		--layouts config/layouts --layout default --backend auto --snapshot $(RUNDIR)/snapshot.png
+		--layouts config/layouts --layout default --backend auto --display-wait 2 --snapshot $(RUNDIR)/snapshot.png
 
 # Every test: Swift unit and process tests, the JSON Schema check, systemd unit verification and
 # the end-to-end test on real kernel DRM drivers under QEMU.

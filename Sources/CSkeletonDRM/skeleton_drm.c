@@ -74,3 +74,17 @@ uint32_t skdrm_mode_refresh_millihertz(const void *mode_info) {
     if (mode->vscan > 1) denominator *= mode->vscan;
     return (uint32_t)((numerator + denominator / 2) / denominator);
 }
+
+struct skdrm_closefb {
+    uint32_t fb_id;
+    uint32_t pad;
+};
+
+#ifndef DRM_IOCTL_MODE_CLOSEFB
+#define DRM_IOCTL_MODE_CLOSEFB DRM_IOWR(0xD0, struct skdrm_closefb)
+#endif
+
+int skdrm_close_framebuffer(int fd, uint32_t fb_id) {
+    struct skdrm_closefb request = { fb_id, 0 };
+    return drmIoctl(fd, DRM_IOCTL_MODE_CLOSEFB, &request);
+}

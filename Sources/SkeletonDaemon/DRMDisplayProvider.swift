@@ -5,7 +5,7 @@ import CSkeletonSystem
 import SkeletonDisplay
 
 /// DRM first (the configured device, or the first card with a connected output); memory when
-/// asked for, or for `auto` on a machine without a DRM subsystem. While no card is usable it
+/// asked for, or for `auto` once the wait for a display has run out. While no card is usable it
 /// watches /dev/dri (or /dev until /dev/dri exists) with inotify, so a late driver is caught.
 public final class DRMDisplayProvider: DisplayProvider {
     private var watchFD: Int32?
@@ -27,10 +27,8 @@ public final class DRMDisplayProvider: DisplayProvider {
         if settings.backend == .memory {
             return MemoryDisplay(size: settings.memorySize, snapshotPath: settings.snapshotPath)
         }
-        if settings.backend == .auto && settings.device == nil && !SystemCalls.fileExists("/dev/dri") {
-            logger.info("no DRM subsystem (/dev/dri is absent); drawing into memory")
-            return MemoryDisplay(size: settings.memorySize, snapshotPath: settings.snapshotPath)
-        }
+        // With `auto` and no /dev/dri at all the driver may still be loading: the caller waits
+        // (display.waitSeconds) before it settles for memory.
         let options = DRMDisplay.Options(connectors: settings.outputs, modes: settings.modes)
         let log: (String) -> Void = { logger.notice($0) }
         let display: DRMDisplay?

@@ -38,7 +38,7 @@ public final class Daemon {
     /// While waiting for a display: when to look again even without an inotify event (a card
     /// node can appear before its connectors are probed).
     private var displayRetry: Double?
-    static let displayRetryInterval = 0.5
+    private var displayRetryInterval = 0.5
     private var waitAnnounced = false
     private var firstFrameLogged = false
     /// True after the display was handed back (hide); the next appearance takes it again.
@@ -155,7 +155,10 @@ public final class Daemon {
         if settings.backend == .memory {
             attach(MemoryDisplay(size: settings.memorySize, snapshotPath: settings.snapshotPath))
         } else if provider.watchDescriptor != nil {
-            displayRetry = clock.now + Daemon.displayRetryInterval
+            // inotify catches a new card node; timed retries (backing off to 8 s) catch a card
+            // whose connectors were not probed yet when its node appeared.
+            displayRetry = clock.now + displayRetryInterval
+            displayRetryInterval = min(displayRetryInterval * 2, 8)
             if displayDeadline == nil && !waitAnnounced {
                 waitAnnounced = true
                 displayDeadline = clock.now + settings.displayWaitSeconds
@@ -172,6 +175,8 @@ public final class Daemon {
         compositors = d.outputs.map(OutputCompositor.init)
         displayDeadline = nil
         displayRetry = nil
+        displayRetryInterval = 0.5
+        waitAnnounced = false
         needsDraw = true
         for o in d.outputs { logger.info("output \(o.name): \(o.size) (\(d.backendName))") }
     }
@@ -202,13 +207,9 @@ public final class Daemon {
         for (_, client) in clients { _ = client.writePending(); SystemCalls.close(client.fd) }
         clients.removeAll()
         if let display {
-            if session.state != .idle || !session.retained {
-                for c in compositors where c.output.canPresent {
-                    try? c.output.present(damage: c.draw(nil))
-                }
-            }
-            display.release(retainingPicture: session.retained)
-            if !session.retained { display.close() }
+            if !displayReleased { display.release(retainingPicture: false) }
+            if session.retained { logger.info("exiting with the frame retained: it stays on kernels with DRM CLOSEFB (6.8 and later)") }
+            display.close()
         }
         socket?.close()
         logger.info("stopped")
@@ -264,12 +265,23 @@ public final class Daemon {
         guard let display, let frame = session.frame(at: now) else { needsDraw = false; return }
         lastDraw = now
         var allPresented = true
+        var deviceGone = false
         for compositor in compositors {
             guard compositor.output.canPresent else { allPresented = false; continue }
             let damage = compositor.draw(frame)
-            do { try compositor.output.present(damage: damage) } catch {
+            do {
+                if try !compositor.output.present(damage: damage) { allPresented = false }
+            } catch {
                 logger.error("present on \(compositor.output.name): \(error)")
+                deviceGone = deviceGone || error.deviceGone
             }
+        }
+        if deviceGone {
+            // Unplugged, or simpledrm replaced by the native driver: look for the new card.
+            logger.warning("the display device went away; looking for another one")
+            closeDisplay()
+            openDisplay()
+            return
         }
         if !firstFrameLogged {
             firstFrameLogged = true
@@ -381,7 +393,12 @@ public final class Daemon {
                     drop(client); return
                 }
                 guard let count = n else { break }
-                if count == 0 { client.closeAfterFlush = true; break }
+                if count == 0 {
+                    // Peer gone both ways (POLLHUP): nobody can read the replies still owed.
+                    if events & POLLHUP != 0 { drop(client); return }
+                    client.closeAfterFlush = true
+                    break
+                }
                 for event in client.framer.append(buffer[0..<count]) {
                     switch event {
                     case .line(let line): handleLine(line, from: client)
@@ -458,7 +475,8 @@ public final class Daemon {
                                        transition: show.transition ?? look.presentation.transition, now: now)
             overridesInForce = look.overrides
             needsDraw = true
-            if outcome == .shown { reacquireDisplay(); didAppear() }
+            if outcome != .pending { reacquireDisplay() }
+            if outcome == .shown { didAppear() }
             logger.info("show \(look.layoutName): \(outcome.rawValue)")
             var fields: [String: JSONValue] = ["state": .string(session.state.rawValue), "layout": .string(look.layoutName)]
             fields[outcome == .updated ? "updated" : outcome.rawValue] = true
@@ -481,6 +499,7 @@ public final class Daemon {
             look.overrides = overridesInForce.merged(with: update.overrides)
             session.update(look, now: now)
             overridesInForce = look.overrides
+            if session.state == .showing || session.state == .hiding { reacquireDisplay() }
             needsDraw = true
             if debugTree { logger.info("SKELETON_DEBUG tree: \(treeJSON(look).jsonText)") }
             client.reply(.ok(id: id, ["updated": true, "state": .string(session.state.rawValue), "layout": .string(look.layoutName)]))
@@ -493,6 +512,8 @@ public final class Daemon {
             case .retained:
                 markHidden(true)
                 releaseDisplay(retainingPicture: true)
+            case .hiding:
+                for c in compositors { c.clearBeneath() }
             case .cancelled:
                 markHidden(true)
             case .hidden:
@@ -533,22 +554,48 @@ public final class Daemon {
         case .disappeared(let retained):
             markHidden(true)
             needsDraw = false
-            for c in compositors where c.output.canPresent {
-                try? c.output.present(damage: c.draw(nil))
-            }
-            releaseDisplay(retainingPicture: retained)
+            if retained { releaseDisplay(retainingPicture: true) } else { closeDisplay() }
         }
     }
 
+    /// `hide --retain`: the last frame stays, master is dropped; a later show dissolves from it.
     private func releaseDisplay(retainingPicture: Bool) {
+        for c in compositors { c.keepShadowAsBeneath() }
         display?.release(retainingPicture: retainingPicture)
         displayReleased = true
     }
 
-    private func reacquireDisplay() {
-        guard displayReleased else { return }
+    /// A hide: the console comes back, and the device is let go entirely (master, buffers,
+    /// descriptor), so the next program finds it free. A later show opens it again.
+    private func closeDisplay() {
+        guard let d = display else { return }
+        if d is MemoryDisplay {
+            // Nothing to hand over in memory: it shows what lies beneath until the next show.
+            if !displayReleased { d.release(retainingPicture: false) }
+            displayReleased = true
+            return
+        }
+        if !displayReleased { d.release(retainingPicture: false) }
+        d.close()
+        display = nil
+        compositors = []
         displayReleased = false
-        do { try display?.reacquire() } catch { logger.error("taking the display back: \(error)") }
+    }
+
+    /// Before a show or update: a display handed over, lost or closed is taken back.
+    private func reacquireDisplay() {
+        guard let display else {
+            openDisplay()
+            return
+        }
+        guard displayReleased || display.problem != nil else { return }
+        do {
+            try display.reacquire()
+            displayReleased = false
+            logger.info("took the display back")
+        } catch {
+            logger.error("taking the display back: \(error)")
+        }
         for c in compositors { c.invalidate() }
     }
 
@@ -580,14 +627,18 @@ public final class Daemon {
         for w in waiters {
             guard let client = clients[w.client] else { continue }
             var reached = session.state == w.until && !transitioning
+            var unshowable = false
             if reached && w.until == .showing, let display {
-                reached = framesDrawn > w.afterFrame && !needsDraw && display.outputs.allSatisfy(\.canPresent)
+                // A display that cannot show it (handed over, master lost) answers at once.
+                unshowable = displayReleased || display.problem != nil
+                reached = unshowable || (framesDrawn > w.afterFrame && !needsDraw && display.outputs.allSatisfy(\.canPresent))
             }
             let superseded = (w.until == .showing && (session.state == .idle || session.state == .hiding))
                 || (w.until == .idle && session.state == .showing)
             if reached || superseded {
                 var fields: [String: JSONValue] = ["state": .string(session.state.rawValue)]
-                fields[w.until == .showing ? "shown" : "hidden"] = .bool(reached)
+                fields[w.until == .showing ? "shown" : "hidden"] = .bool(reached && !unshowable)
+                if unshowable, let problem = display?.problem { fields["problem"] = .string(problem) }
                 client.fulfil(w.ticket, with: .ok(id: w.id, fields))
                 flush(client)
             } else {

@@ -21,6 +21,12 @@ public final class OutputCompositor {
         self.beneath = PixelBuffer(size: output.size, fill: 0)
     }
 
+    /// The frame left on screen by `hide --retain` becomes what a later show dissolves from.
+    public func keepShadowAsBeneath() { beneath.canvas.copy(beneath.canvas.bounds, from: output.shadow) }
+
+    /// What lies beneath is black again (the console comes back when the display is handed back).
+    public func clearBeneath() { beneath.canvas.fill(beneath.canvas.bounds, with: 0) }
+
     /// Forgets what the shadow holds: the next frame is drawn whole (after the display was
     /// taken back, its buffers must be filled again).
     public func invalidate() { shadowOwner = nil }

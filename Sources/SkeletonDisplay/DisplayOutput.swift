@@ -11,8 +11,9 @@ public protocol DisplayOutput: AnyObject {
     var shadow: Canvas { get }
     /// False while a previous present is still in flight (a page flip pending).
     var canPresent: Bool { get }
-    /// Makes the shadow's `damage` visible.
-    func present(damage: [PixelRect]) throws(DisplayError)
+    /// Makes the shadow's `damage` visible; false when the frame could not be shown now (the
+    /// caller draws again at the next chance).
+    func present(damage: [PixelRect]) throws(DisplayError) -> Bool
     var framesPresented: Int { get }
     /// Facts for `status`: mode, CRTC, flips pending.
     var statusFields: [String: JSONValue] { get }

@@ -35,10 +35,11 @@ public final class MemoryDisplay: Display, DisplayOutput {
     public var eventDescriptor: Int32? { nil }
     public var problem: String? { lastSnapshotError }
 
-    public func present(damage: [PixelRect]) throws(DisplayError) {
-        guard !damage.isEmpty else { return }
+    public func present(damage: [PixelRect]) throws(DisplayError) -> Bool {
+        guard !damage.isEmpty else { return true }
         framesPresented += 1
         dirty = true
+        return true
     }
 
     public func handleEvents() throws(DisplayError) {}

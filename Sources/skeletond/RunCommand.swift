@@ -32,6 +32,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Memory output: a PNG rewritten when the picture changes (at most 4 times a second).")
     var snapshot: String?
 
+    @Option(name: .customLong("display-wait"), help: "Seconds to wait for a display to appear before drawing into memory (auto) or giving up waiting (drm).")
+    var displayWait: Double?
+
     @Option(name: .customLong("max-fps"), help: "Frame-rate cap.")
     var maxFPS: Int?
 
@@ -40,6 +43,7 @@ struct RunCommand: ParsableCommand {
 
     func validate() throws {
         if let maxFPS, !(1...240).contains(maxFPS) { throw ValidationError("--max-fps must be from 1 to 240") }
+        if let displayWait, !(0...600).contains(displayWait) { throw ValidationError("--display-wait must be from 0 to 600 seconds") }
         if let logLevel, LogLevel(name: logLevel) == nil {
             throw ValidationError("--log-level must be error, warning, notice, info or debug")
         }
@@ -56,6 +60,7 @@ struct RunCommand: ParsableCommand {
             if let v = flags.size { s.memorySize = v }
             if let v = flags.snapshot { s.snapshotPath = v }
             if let v = flags.maxFPS { s.maxFPS = v }
+            if let v = flags.displayWait { s.displayWaitSeconds = v }
             if let v = flags.logLevel.flatMap(LogLevel.init(name:)) { s.logLevel = v }
         }
         let logger = Logger()

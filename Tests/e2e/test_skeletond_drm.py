@@ -94,6 +94,12 @@ usleep 300000
 shot anim2
 ctl hide --transition none --wait || fail "hide failed"
 shot hidden
+# The display is free after a hide: another program takes it (as a display manager would).
+spawn /tmp/other.log /bin/minimal-modeset --color 0x27ae60
+other=$SPAWNED_PID
+wait_for_line /tmp/other.log '^@@FIRST_FRAME_US' 30 || fail "another program could not take the display after hide"
+shot other-after-hide
+kill -TERM "$other"; wait "$other"
 ctl show solid --tint clouds --style solid --no-animated --transition none --wait || fail "show again failed"
 shot shown-again
 ctl hide --retain || fail "hide --retain failed"
@@ -101,6 +107,12 @@ shot retained
 echo "@@RETAINED_A $(ctl status --json)"
 usleep 300000
 echo "@@RETAINED_B $(ctl status --json)"
+# hide --retain dropped master: the next program takes the display from the retained frame.
+spawn /tmp/next.log /bin/minimal-modeset --color 0x8e44ad
+next=$SPAWNED_PID
+wait_for_line /tmp/next.log '^@@FIRST_FRAME_US' 30 || fail "the next program could not take the display after hide --retain"
+shot next-after-retain
+kill -TERM "$next"; wait "$next"
 ctl show animated --style gradient --animated --transition none --wait || fail "show animated failed"
 usleep 200000
 kill -TERM "$sd"; wait "$sd"; echo "@@SKELETOND_EXIT $?"
@@ -257,6 +269,14 @@ def run_case(name: str, c: Checker, c_binary: Path) -> dict:
     print(f"  frames drawn 0.3 s apart while retained: {drawn}")
     c.check(f"{name}: nothing is drawn (and nothing wakes) while the frame is retained",
             len(drawn) == 2 and drawn[0] == drawn[1], str(drawn))
+
+    for shot_name, color, after in (("other-after-hide", 0x27AE60, "hide"), ("next-after-retain", 0x8E44AD, "hide --retain")):
+        if shot_name in shots:
+            d = png.check_solid(shots[shot_name], color)
+            print(f"  another program's fill after {after}: {d}")
+            c.check(f"{name}: after `{after}` another program can take the display", d.ok, str(d))
+        else:
+            c.check(f"{name}: after `{after}` another program can take the display", False, "no screenshot")
 
     # 6: SIGTERM while animating puts the console back, without errors.
     d = png.compare(shots["after-term"], shots["console"], diff_path=out / "diff-after-term.png")

@@ -18,4 +18,7 @@ int skdrm_connector_panel_orientation(int fd, uint32_t connector_id);
 /* The refresh rate of a mode in millihertz. */
 uint32_t skdrm_mode_refresh_millihertz(const void *mode_info);
 
+/* DRM_IOCTL_MODE_CLOSEFB (Linux 6.8), defined here for older headers; -1 with errno on failure. */
+int skdrm_close_framebuffer(int fd, uint32_t fb_id);
+
 #endif

@@ -16,7 +16,8 @@ enum DRMCalls {
     static func errorCode(_ result: Int32) -> Int32 { result == -1 ? errno : -result }
 
     static func fail(_ device: String, _ connector: String?, _ call: String, _ code: Int32) -> DisplayError {
-        DisplayError("\(device)\(connector.map { ", connector \($0)" } ?? ""): \(call) failed: \(describe(code))")
+        DisplayError("\(device)\(connector.map { ", connector \($0)" } ?? ""): \(call) failed: \(describe(code))",
+                     deviceGone: code == ENODEV || code == ENOENT)
     }
 
     /// open(2) with O_RDWR | O_CLOEXEC.
@@ -109,6 +110,13 @@ enum DRMCalls {
     }
 
     static func setMaster(_ fd: Int32) -> Int32? { drmSetMaster(fd) == 0 ? nil : errno }
+    static func isMaster(_ fd: Int32) -> Bool { drmIsMaster(fd) != 0 }
+
+    /// DRM_IOCTL_MODE_CLOSEFB (Linux 6.8): lets a framebuffer outlive our file, so a retained
+    /// frame stays on screen after we exit. Returns the errno (ENOTTY or EINVAL before 6.8).
+    static func closeFramebuffer(_ fd: Int32, _ id: UInt32) -> Int32? {
+        skdrm_close_framebuffer(fd, id) == 0 ? nil : errno
+    }
     static func dropMaster(_ fd: Int32) -> Int32? { drmDropMaster(fd) == 0 ? nil : errno }
 
     /// poll(2) for readability, at most `milliseconds`.

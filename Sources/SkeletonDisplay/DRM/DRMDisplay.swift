@@ -13,6 +13,8 @@ public final class DRMDisplay: Display {
     let fd: Int32
     private let drmOutputs: [DRMOutput]
     private var released = false
+    /// The last release left our frame on screen.
+    private var retained = false
     private var destroyed = false
 
     /// What to open: connector names (nil: all connected) and modes by connector name.
@@ -139,34 +141,41 @@ public final class DRMDisplay: Display {
 
     public func tick(now: Double) -> Double? { nil }
 
+    /// Hides: restores the console (or leaves the last frame) and drops DRM master either
+    /// way, so the next program (a display manager, the kiosk app) can take the display.
     public func release(retainingPicture: Bool) {
         for output in drmOutputs {
             output.drainFlip { try? handleEvents() }
             if retainingPicture { output.keepPicture() } else { output.restore() }
         }
-        if retainingPicture, !released {
+        if !released {
             _ = DRMCalls.dropMaster(fd)
             released = true
         }
+        retained = retainingPicture
     }
 
     public func reacquire() throws(DisplayError) {
-        if released {
-            if let code = DRMCalls.setMaster(fd) { throw DRMCalls.fail(path, nil, "drmSetMaster", code) }
-            released = false
+        if let code = DRMCalls.setMaster(fd) {
+            for output in drmOutputs { output.problem = "\(path): drmSetMaster failed: \(DRMCalls.describe(code))" }
+            throw DRMCalls.fail(path, nil, "drmSetMaster", code)
         }
+        released = false
+        retained = false
         for output in drmOutputs { output.reacquire() }
     }
 
     public var problem: String? { drmOutputs.compactMap(\.problem).first }
 
-    /// Unmaps and destroys everything, in reverse order of creation, and closes the device.
+    /// Unmaps and destroys everything, in reverse order of creation, and closes the device. A
+    /// retained frame is detached first (CLOSEFB, Linux 6.8) so that it survives; on older
+    /// kernels closing the device takes it off the screen.
     public func close() {
         guard !destroyed else { return }
         destroyed = true
         for output in drmOutputs {
             output.drainFlip { try? handleEvents() }
-            output.destroy()
+            output.destroy(keepingScreenFramebuffer: retained && output.detachScreenFramebuffer())
         }
         DRMCalls.close(fd)
     }

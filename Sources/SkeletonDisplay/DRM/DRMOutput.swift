@@ -78,29 +78,35 @@ public final class DRMOutput: DisplayOutput {
 
     /// Copies this frame's and the previous frame's damage into the back buffer (it is two
     /// frames old) and flips to it. Never two flips pending: the caller checks `canPresent`.
-    public func present(damage: [PixelRect]) throws(DisplayError) {
-        guard canPresent, !damage.isEmpty else { return }
+    /// Returns false when the frame was not shown (the kernel was busy); both buffers are then
+    /// brought up to date in full at the next present.
+    public func present(damage: [PixelRect]) throws(DisplayError) -> Bool {
+        guard canPresent else { return false }
+        let back = 1 - front
+        if damage.isEmpty && bufferCurrent[back] { return true }
         // The mode is set at the first frame, not when the device opens: until something is
         // shown, the console stays on screen.
         if !modeSet { try setMode() }
-        let back = 1 - front
         let target = buffers[back].canvas
         let rects = bufferCurrent[back] ? PixelRect.coalesce(damage + lastDamage) : [target.bounds]
         for rect in rects { target.copy(rect, from: shadowBuffer.canvas) }
-        bufferCurrent[back] = true
-        lastDamage = damage
         if let code = DRMCalls.pageFlip(fd, crtc: crtcID, framebuffer: buffers[back].framebuffer) {
             switch code {
             case EACCES, EPERM:
                 problem = "lost DRM master on \(device): another program has the display"
+                bufferCurrent = [false, false]
                 throw DRMCalls.fail(device, name, "drmModePageFlip", code)
             case EBUSY:
-                return
+                bufferCurrent = [false, false]
+                return false
             default:
                 // No page flips on this driver: show the back buffer with a mode set instead.
                 if let setCode = DRMCalls.setCrtc(fd, crtc: crtcID, framebuffer: buffers[back].framebuffer,
                                                   connector: connectorID, mode: mode) {
-                    throw DRMCalls.fail(device, name, "drmModePageFlip (\(DRMCalls.describe(code))) and drmModeSetCrtc", setCode)
+                    bufferCurrent = [false, false]
+                    let error = DRMCalls.fail(device, name, "drmModePageFlip (\(DRMCalls.describe(code))) and drmModeSetCrtc", setCode)
+                    problem = error.message
+                    throw error
                 }
                 front = back
                 markDirty(buffers[back])
@@ -108,7 +114,10 @@ public final class DRMOutput: DisplayOutput {
         } else {
             flipPending = true
         }
+        bufferCurrent[back] = true
+        lastDamage = damage
         framesPresented += 1
+        return true
     }
 
     /// The flip event arrived: the back buffer is on screen.
@@ -130,13 +139,18 @@ public final class DRMOutput: DisplayOutput {
     }
 
     /// Waits (briefly) for a pending flip, so no flip is in flight when the CRTC changes hands.
+    /// If its event never comes, the flip is taken as done and both buffers as stale.
     func drainFlip(handle: () -> Void) {
         var attempts = 0
-        while flipPending && attempts < 10 {
+        while flipPending && attempts < 4 {
             if DRMCalls.waitReadable(fd, milliseconds: 50) { handle() }
             attempts += 1
         }
-        flipPending = false
+        if flipPending {
+            flipPending = false
+            front = 1 - front
+            bufferCurrent = [false, false]
+        }
     }
 
     /// Puts back what the CRTC showed before the first mode set (the console).
@@ -160,20 +174,38 @@ public final class DRMOutput: DisplayOutput {
         modeSet = false
     }
 
-    /// Taken back after a hand-over: the next frame sets the mode again.
+    /// Taken back after a hand-over: the next frame sets the mode again, on buffers copied whole.
     func reacquire() {
         released = false
         problem = nil
+        modeSet = false
+        bufferCurrent = [false, false]
     }
 
-    func destroy() {
-        buffers.forEach { $0.destroy() }
+    /// Notices that another program took the display while nothing was presented.
+    func checkMaster() {
+        if !released, problem == nil, !DRMCalls.isMaster(fd) {
+            problem = "lost DRM master on \(device): another program has the display"
+        }
+    }
+
+    /// Lets the framebuffer on screen outlive this process (Linux 6.8 and later), so a
+    /// retained frame stays when the daemon exits; false on older kernels.
+    func detachScreenFramebuffer() -> Bool {
+        DRMCalls.closeFramebuffer(fd, buffers[front].framebuffer) == nil
+    }
+
+    func destroy(keepingScreenFramebuffer: Bool = false) {
+        for (index, buffer) in buffers.enumerated() {
+            if keepingScreenFramebuffer && index == front { buffer.destroyKeepingFramebuffer() } else { buffer.destroy() }
+        }
         buffers.removeAll()
         if let saved { drmModeFreeCrtc(saved) }
         saved = nil
     }
 
     public var statusFields: [String: JSONValue] {
+        checkMaster()
         var fields: [String: JSONValue] = [
             "connector": .string(name),
             "mode": .string(modeDescription),

@@ -42,6 +42,13 @@ final class DumbBuffer {
         Canvas(base: memory.assumingMemoryBound(to: UInt32.self), width: width, height: height, stride: Int(pitch) / 4)
     }
 
+    /// Unmaps and lets go of the buffer but leaves its framebuffer (already closed with
+    /// CLOSEFB), which stays on screen until the next program sets its mode.
+    func destroyKeepingFramebuffer() {
+        DRMCalls.unmap(memory, size: size)
+        DRMCalls.destroyDumb(fd, handle)
+    }
+
     func destroy() {
         DRMCalls.unmap(memory, size: size)
         DRMCalls.removeFramebuffer(fd, framebuffer)

@@ -10,40 +10,40 @@ import SkeletonRender
 /// timerfd and the display's descriptor. Nothing blocks; when nothing moves it sleeps with
 /// the timer disarmed.
 public final class Daemon {
-    public private(set) var settings: Settings
+    public internal(set) var settings: Settings
     let settingsSource: SettingsSource
     let logger: Logger
     let clock: any MonotonicClock
     let provider: any DisplayProvider
     let session = Session()
     let store: LayoutStore
-    private(set) var display: (any Display)?
-    private(set) var compositors: [OutputCompositor] = []
-    private var socket: ControlSocket?
-    private var signalFD: Int32 = -1
-    private var timerFD: Int32 = -1
-    private var clients: [Int32: ClientConnection] = [:]
-    private var clientCounter = 0
-    private var running = true
-    private var needsDraw = false
-    private var nextFrame: Double?
-    private var lastDraw: Double?
-    private var waiters: [Waiter] = []
-    private var overridesInForce = PresentationOverrides()
-    private let startTime: Double
-    private var framesDrawn = 0
-    private(set) var framesLate = 0
-    private var frameTimes: [Double] = []
-    private var displayDeadline: Double?
+    var display: (any Display)?
+    var compositors: [OutputCompositor] = []
+    var socket: ControlSocket?
+    var signalFD: Int32 = -1
+    var timerFD: Int32 = -1
+    var clients: [Int32: ClientConnection] = [:]
+    var clientCounter = 0
+    var running = true
+    var needsDraw = false
+    var nextFrame: Double?
+    var lastDraw: Double?
+    var waiters: [Waiter] = []
+    var overridesInForce = PresentationOverrides()
+    let startTime: Double
+    var framesDrawn = 0
+    var framesLate = 0
+    var frameTimes: [Double] = []
+    var displayDeadline: Double?
     /// While waiting for a display: when to look again even without an inotify event (a card
     /// node can appear before its connectors are probed).
-    private var displayRetry: Double?
-    private var displayRetryInterval = 0.5
-    private var waitAnnounced = false
-    private var firstFrameLogged = false
+    var displayRetry: Double?
+    var displayRetryInterval = 0.5
+    var waitAnnounced = false
+    var firstFrameLogged = false
     /// True after the display was handed back (hide); the next appearance takes it again.
-    private var displayReleased = false
-    private let debugTree: Bool
+    var displayReleased = false
+    let debugTree: Bool
 
     static let maximumClients = 256
 
@@ -134,54 +134,16 @@ public final class Daemon {
     public static func processAgeSeconds() -> Double? { SystemCalls.processAgeSeconds() }
 
     /// Start-up timing at debug level: monotonic milliseconds since the daemon was created.
-    private func mark(_ step: String) {
+    func mark(_ step: String) {
         logger.debug("start-up: \(step) at +\(JSONValue.formatNumber(((clock.now - startTime) * 10000).rounded() / 10)) ms")
     }
 
-    private var readinessStatus: String {
+    var readinessStatus: String {
         let outputs = display.map { d in d.outputs.map { "\($0.name) \($0.size)" }.joined(separator: ", ") } ?? "waiting for a display"
         return "\(session.state.rawValue); \(display?.backendName ?? "no display"): \(outputs)"
     }
 
-    private func openDisplay() {
-        do {
-            if let d = try provider.open(settings: settings, logger: logger) {
-                attach(d)
-                return
-            }
-        } catch {
-            logger.error("display: \(error)")
-        }
-        if settings.backend == .memory {
-            attach(MemoryDisplay(size: settings.memorySize, snapshotPath: settings.snapshotPath))
-        } else if provider.watchDescriptor != nil {
-            // inotify catches a new card node; timed retries (backing off to 8 s) catch a card
-            // whose connectors were not probed yet when its node appeared.
-            displayRetry = clock.now + displayRetryInterval
-            displayRetryInterval = min(displayRetryInterval * 2, 8)
-            if displayDeadline == nil && !waitAnnounced {
-                waitAnnounced = true
-                displayDeadline = clock.now + settings.displayWaitSeconds
-                logger.notice("no display yet; waiting up to \(JSONValue.formatNumber(settings.displayWaitSeconds)) s for one to appear")
-            }
-        } else if settings.backend == .auto {
-            logger.notice("no display found; drawing into memory")
-            attach(MemoryDisplay(size: settings.memorySize, snapshotPath: settings.snapshotPath))
-        }
-    }
-
-    private func attach(_ d: any Display) {
-        display = d
-        compositors = d.outputs.map(OutputCompositor.init)
-        displayDeadline = nil
-        displayRetry = nil
-        displayRetryInterval = 0.5
-        waitAnnounced = false
-        needsDraw = true
-        for o in d.outputs { logger.info("output \(o.name): \(o.size) (\(d.backendName))") }
-    }
-
-    private func showAtStart(_ reference: String) {
+    func showAtStart(_ reference: String) {
         let loaded: (name: String, layout: Layout)
         switch store.load(reference) {
         case .success(let l): loaded = l
@@ -203,7 +165,7 @@ public final class Daemon {
         shutdown()
     }
 
-    private func shutdown() {
+    func shutdown() {
         for (_, client) in clients { _ = client.writePending(); SystemCalls.close(client.fd) }
         clients.removeAll()
         if let display {
@@ -217,7 +179,7 @@ public final class Daemon {
 
     // MARK: The loop
 
-    private func iterate() {
+    func iterate() {
         let now = clock.now
         for event in session.advance(to: now) { handle(event) }
         resolveWaiters()
@@ -257,9 +219,9 @@ public final class Daemon {
         pollOnce()
     }
 
-    private var frameInterval: Double { 1 / Double(settings.maxFPS) }
+    var frameInterval: Double { 1 / Double(settings.maxFPS) }
 
-    private func drawFrame(at now: Double, moving: Bool) {
+    func drawFrame(at now: Double, moving: Bool) {
         // Nothing shown: what lies beneath was drawn when the skeleton went away, and a retained
         // frame must stay as it is.
         guard let display, let frame = session.frame(at: now) else { needsDraw = false; return }
@@ -307,7 +269,7 @@ public final class Daemon {
         }
     }
 
-    private func pollOnce() {
+    func pollOnce() {
         var fds: [pollfd] = []
         func add(_ fd: Int32, _ events: Int32) { fds.append(pollfd(fd: fd, events: Int16(events), revents: 0)) }
         add(signalFD, POLLIN)
@@ -340,7 +302,7 @@ public final class Daemon {
         }
     }
 
-    private func handleSignals() {
+    func handleSignals() {
         while let signal = SystemCalls.readSignal(signalFD) {
             switch signal {
             case SIGHUP:
@@ -351,369 +313,5 @@ public final class Daemon {
                 running = false
             }
         }
-    }
-
-    // MARK: Clients
-
-    private func acceptClients() {
-        guard let socket else { return }
-        while clients.count < Daemon.maximumClients {
-            let fd: Int32
-            do {
-                guard let accepted = try SystemCalls.accept(socket.fd) else { return }
-                fd = accepted
-            } catch {
-                logger.warning("\(error)")
-                return
-            }
-            clientCounter += 1
-            let client = ClientConnection(fd: fd, number: clientCounter)
-            clients[fd] = client
-            if let credentials = try? SystemCalls.peerCredentials(fd), socket.admits(uid: credentials.uid, gid: credentials.gid) {
-                logger.debug("client \(client.number) connected (uid \(credentials.uid), pid \(credentials.pid))")
-            } else {
-                let who = (try? SystemCalls.peerCredentials(fd)).map { "uid \($0.uid)" } ?? "an unknown peer"
-                logger.warning("refused a control connection from \(who): only root and the socket's group may connect")
-                client.reply(.error(id: nil, ProtocolError(.permissionDenied,
-                    "permission denied: only root and members of the socket's group may control skeletond")))
-                client.closeAfterFlush = true
-                _ = client.writePending()
-                drop(client)
-            }
-        }
-    }
-
-    private func service(_ client: ClientConnection, events: Int32) {
-        if events & (POLLERR | POLLNVAL) != 0 { drop(client); return }
-        if events & POLLIN != 0 || events & POLLHUP != 0 {
-            var buffer = [UInt8](repeating: 0, count: 16384)
-            while true {
-                let n: Int?
-                do { n = try buffer.withUnsafeMutableBytes { try SystemCalls.read(client.fd, into: $0) } } catch {
-                    drop(client); return
-                }
-                guard let count = n else { break }
-                if count == 0 {
-                    // Peer gone both ways (POLLHUP): nobody can read the replies still owed.
-                    if events & POLLHUP != 0 { drop(client); return }
-                    client.closeAfterFlush = true
-                    break
-                }
-                for event in client.framer.append(buffer[0..<count]) {
-                    switch event {
-                    case .line(let line): handleLine(line, from: client)
-                    case .overlong:
-                        client.reply(.error(id: nil, ProtocolError(.lineTooLong,
-                            "request line longer than \(ClientConnection.lineLimit) bytes; the rest of that line is discarded")))
-                    }
-                }
-                if count < buffer.count { break }
-            }
-        }
-        flush(client)
-    }
-
-    private func flush(_ client: ClientConnection) {
-        guard clients[client.fd] != nil else { return }
-        if !client.writePending() { drop(client); return }
-        if client.unreadBytes > ClientConnection.unreadLimit {
-            logger.warning("client \(client.number) does not read its replies (\(client.unreadBytes) bytes unread); closing it")
-            drop(client)
-            return
-        }
-        if client.closeAfterFlush && !client.hasPendingOutput && !client.hasWaitingReplies { drop(client) }
-    }
-
-    private func drop(_ client: ClientConnection) {
-        guard clients.removeValue(forKey: client.fd) != nil else { return }
-        SystemCalls.close(client.fd)
-        waiters.removeAll { $0.client == client.fd }
-    }
-
-    private func handleLine(_ line: [UInt8], from client: ClientConnection) {
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
-        switch RequestDecoder.decode(line: line) {
-        case .failure(let failure):
-            client.reply(.error(id: failure.id, failure.error))
-        case .success(let request):
-            execute(request, from: client)
-        }
-    }
-
-    // MARK: Commands
-
-    private func execute(_ request: Request, from client: ClientConnection) {
-        let now = clock.now
-        let id = request.id
-        switch request.command {
-        case .ping:
-            client.reply(.ok(id: id, ["pong": true]))
-        case .status:
-            client.reply(.ok(id: id, statusFields(now: now)))
-        case .tree:
-            guard let look = session.lookInForce else {
-                client.reply(.error(id: id, ProtocolError(.notShowing, "nothing is shown: show a layout first")))
-                return
-            }
-            client.reply(.ok(id: id, ["tree": treeJSON(look)]))
-        case .reload:
-            let problems = reload()
-            if problems.isEmpty { client.reply(.ok(id: id, ["reloaded": true])) }
-            else { client.reply(.error(id: id, ProtocolError(.reloadFailed, problems.joined(separator: "; ") + " (the previous version stays in force)"))) }
-        case .quit:
-            client.reply(.ok(id: id, ["quitting": true]))
-            _ = client.writePending()
-            running = false
-        case .show(let show):
-            var look: SkeletonLook
-            switch lookFor(layout: show.layout, overrides: show.overrides) {
-            case .success(let l): look = l
-            case .failure(let e): client.reply(.error(id: id, e)); return
-            }
-            look.overrides = overridesInForce.merged(with: show.overrides)
-            let outcome = session.show(look, delay: show.delay,
-                                       transition: show.transition ?? look.presentation.transition, now: now)
-            overridesInForce = look.overrides
-            needsDraw = true
-            if outcome != .pending { reacquireDisplay() }
-            if outcome == .shown { didAppear() }
-            logger.info("show \(look.layoutName): \(outcome.rawValue)")
-            var fields: [String: JSONValue] = ["state": .string(session.state.rawValue), "layout": .string(look.layoutName)]
-            fields[outcome == .updated ? "updated" : outcome.rawValue] = true
-            if show.wait && outcome != .updated {
-                waiters.append(Waiter(client: client.fd, ticket: client.reserve(), id: id, until: .showing, afterFrame: framesDrawn))
-                resolveWaiters()
-            } else {
-                client.reply(.ok(id: id, fields))
-            }
-        case .update(let update):
-            guard session.state != .idle else {
-                client.reply(.error(id: id, ProtocolError(.notShowing, "update while nothing is shown: use show first")))
-                return
-            }
-            var look: SkeletonLook
-            switch lookFor(layout: update.layout, overrides: update.overrides) {
-            case .success(let l): look = l
-            case .failure(let e): client.reply(.error(id: id, e)); return
-            }
-            look.overrides = overridesInForce.merged(with: update.overrides)
-            session.update(look, now: now)
-            overridesInForce = look.overrides
-            if session.state == .showing || session.state == .hiding { reacquireDisplay() }
-            needsDraw = true
-            if debugTree { logger.info("SKELETON_DEBUG tree: \(treeJSON(look).jsonText)") }
-            client.reply(.ok(id: id, ["updated": true, "state": .string(session.state.rawValue), "layout": .string(look.layoutName)]))
-        case .hide(let hide):
-            let transition = hide.transition ?? session.lookInForce?.presentation.transition ?? .default
-            let outcome = session.hide(transition: transition, retain: hide.retain, now: now)
-            needsDraw = true
-            logger.info("hide: \(outcome.rawValue)")
-            switch outcome {
-            case .retained:
-                markHidden(true)
-                releaseDisplay(retainingPicture: true)
-            case .hiding:
-                for c in compositors { c.clearBeneath() }
-            case .cancelled:
-                markHidden(true)
-            case .hidden:
-                handle(.disappeared(retained: false))
-            default:
-                break
-            }
-            if hide.wait && outcome == .hiding {
-                waiters.append(Waiter(client: client.fd, ticket: client.reserve(), id: id, until: .idle, afterFrame: framesDrawn))
-            } else {
-                client.reply(.ok(id: id, ["state": .string(session.state.rawValue), outcome.rawValue: true]))
-            }
-        }
-    }
-
-    /// The look a show or update asks for: a named layout, or the one in force.
-    private func lookFor(layout: String?, overrides: PresentationOverrides) -> Result<SkeletonLook, ProtocolError> {
-        if let name = layout {
-            switch store.load(name) {
-            case .success(let l): return .success(SkeletonLook(layoutName: l.name, layout: l.layout))
-            case .failure(let e): return .failure(e)
-            }
-        }
-        if let current = session.lookInForce { return .success(current) }
-        let fallback = settings.startLayout ?? "default"
-        switch store.load(fallback) {
-        case .success(let l): return .success(SkeletonLook(layoutName: l.name, layout: l.layout))
-        case .failure:
-            return .success(SkeletonLook(layoutName: LayoutStore.builtin.name, layout: LayoutStore.builtin.layout))
-        }
-    }
-
-    private func handle(_ event: Session.Event) {
-        switch event {
-        case .appeared:
-            reacquireDisplay()
-            didAppear()
-        case .disappeared(let retained):
-            markHidden(true)
-            needsDraw = false
-            if retained { releaseDisplay(retainingPicture: true) } else { closeDisplay() }
-        }
-    }
-
-    /// `hide --retain`: the last frame stays, master is dropped; a later show dissolves from it.
-    private func releaseDisplay(retainingPicture: Bool) {
-        for c in compositors { c.keepShadowAsBeneath() }
-        display?.release(retainingPicture: retainingPicture)
-        displayReleased = true
-    }
-
-    /// A hide: the console comes back, and the device is let go entirely (master, buffers,
-    /// descriptor), so the next program finds it free. A later show opens it again.
-    private func closeDisplay() {
-        guard let d = display else { return }
-        if d is MemoryDisplay {
-            // Nothing to hand over in memory: it shows what lies beneath until the next show.
-            if !displayReleased { d.release(retainingPicture: false) }
-            displayReleased = true
-            return
-        }
-        if !displayReleased { d.release(retainingPicture: false) }
-        d.close()
-        display = nil
-        compositors = []
-        displayReleased = false
-    }
-
-    /// Before a show or update: a display handed over, lost or closed is taken back.
-    private func reacquireDisplay() {
-        guard let display else {
-            openDisplay()
-            return
-        }
-        guard displayReleased || display.problem != nil else { return }
-        do {
-            try display.reacquire()
-            displayReleased = false
-            logger.info("took the display back")
-        } catch {
-            logger.error("taking the display back: \(error)")
-        }
-        for c in compositors { c.invalidate() }
-    }
-
-    /// Beside the socket: present while the skeleton is hidden, so a restarted daemon knows.
-    private var hiddenMarkerPath: String {
-        guard let slash = settings.socketPath.lastIndex(of: "/") else { return "hidden" }
-        return String(settings.socketPath[...slash]) + "skeletond.hidden"
-    }
-
-    private func markHidden(_ hidden: Bool) {
-        do {
-            if hidden { try SystemCalls.createFile(hiddenMarkerPath) }
-            else if SystemCalls.fileExists(hiddenMarkerPath) { try SystemCalls.unlink(hiddenMarkerPath) }
-        } catch {
-            logger.debug("cannot record the hidden state: \(error)")
-        }
-    }
-
-    private func didAppear() {
-        markHidden(false)
-        needsDraw = true
-        if debugTree, let look = session.look { logger.info("SKELETON_DEBUG tree: \(treeJSON(look).jsonText)") }
-    }
-
-    private func resolveWaiters() {
-        guard !waiters.isEmpty else { return }
-        let transitioning = session.isTransitioning
-        var remaining: [Waiter] = []
-        for w in waiters {
-            guard let client = clients[w.client] else { continue }
-            var reached = session.state == w.until && !transitioning
-            var unshowable = false
-            if reached && w.until == .showing, let display {
-                // A display that cannot show it (handed over, master lost) answers at once.
-                unshowable = displayReleased || display.problem != nil
-                reached = unshowable || (framesDrawn > w.afterFrame && !needsDraw && display.outputs.allSatisfy(\.canPresent))
-            }
-            let superseded = (w.until == .showing && (session.state == .idle || session.state == .hiding))
-                || (w.until == .idle && session.state == .showing)
-            if reached || superseded {
-                var fields: [String: JSONValue] = ["state": .string(session.state.rawValue)]
-                fields[w.until == .showing ? "shown" : "hidden"] = .bool(reached && !unshowable)
-                if unshowable, let problem = display?.problem { fields["problem"] = .string(problem) }
-                client.fulfil(w.ticket, with: .ok(id: w.id, fields))
-                flush(client)
-            } else {
-                remaining.append(w)
-            }
-        }
-        waiters = remaining
-    }
-
-    /// Re-reads settings and layouts; broken files are reported and the old versions stay.
-    func reload() -> [String] {
-        var problems: [String] = []
-        switch settingsSource.load() {
-        case .success(let s):
-            if s.socketPath != settings.socketPath { problems.append("the socket path changes only on restart") }
-            var updated = s
-            updated.socketPath = settings.socketPath
-            settings = updated
-            logger.level = s.logLevel
-        case .failure(let e):
-            problems += e.lines
-        }
-        problems += store.reload(directory: settings.layoutsDirectory)
-        if let look = session.lookInForce, look.layoutName != LayoutStore.builtin.name,
-           case .success(let fresh) = store.load(look.layoutName), fresh.layout != look.layout {
-            var updatedLook = look
-            updatedLook.layout = fresh.layout
-            session.update(updatedLook, now: clock.now)
-            needsDraw = true
-        }
-        for p in problems { logger.error("reload: \(p)") }
-        return problems
-    }
-
-    // MARK: Reports
-
-    private func statusFields(now: Double) -> [String: JSONValue] {
-        var fields: [String: JSONValue] = [
-            "state": .string(session.state.rawValue),
-            "retained": .bool(session.retained),
-            "framesDrawn": .number(Double(framesDrawn)),
-            "framesLate": .number(Double(framesLate)),
-            "frameRate": .number((frameRate(now: now) * 10).rounded() / 10),
-            "uptime": .number(((now - startTime) * 1000).rounded() / 1000),
-            "clients": .number(Double(clients.count)),
-            "backend": .string(display?.backendName ?? "none"),
-        ]
-        if let look = session.lookInForce {
-            fields["layout"] = .string(look.layoutName)
-            fields["presentation"] = look.presentation.json(direction: look.layout.direction(for: look.presentation))
-            fields["appearance"] = look.appearance.json
-        }
-        if let problem = display?.problem { fields["problem"] = .string(problem) }
-        fields["outputs"] = .array(compositors.map { c in
-            var o = c.output.statusFields
-            o["name"] = .string(c.output.name)
-            o["size"] = .string(c.output.size.description)
-            o["framesPresented"] = .number(Double(c.output.framesPresented))
-            return .object(o)
-        })
-        return fields
-    }
-
-    private func frameRate(now: Double) -> Double {
-        let recent = frameTimes.filter { $0 > now - 1 }
-        guard recent.count >= 2, let first = recent.first, let last = recent.last, last > first else { return 0 }
-        return Double(recent.count - 1) / (last - first)
-    }
-
-    private func treeJSON(_ look: SkeletonLook) -> JSONValue {
-        let size = compositors.first?.output.size ?? look.layout.canvas.size
-        var resolver = LayoutResolver(layout: look.layout, outputSize: size, appearance: look.appearance,
-                                      stagger: look.presentation.animation.stagger)
-        let resolved = resolver.resolve()
-        return ["layout": .string(look.layoutName), "output": [.number(Double(size.width)), .number(Double(size.height))],
-                "root": resolved.root.json]
     }
 }

@@ -205,22 +205,10 @@ import Testing
         // Kill the first without cleanup: its socket file stays, stale; a new daemon replaces it.
         #expect(first.stop(signal: SIGKILL) != 0)
         #expect(FileManager.default.fileExists(atPath: first.socketPath))
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: builtExecutable("skeletond"))
-        probe.arguments = ["run", "--config", first.directory.appendingPathComponent("skeletond.json").path, "--socket", first.socketPath,
-                           "--backend", "memory", "--layout", "none"]
-        probe.standardError = FileHandle.nullDevice
-        try probe.run()
-        defer { probe.terminate(); probe.waitUntilExit() }
-        var answered = false
-        for _ in 0..<200 where !answered {
-            if let c = try? TestClient(path: first.socketPath), c.request(#"{"command": "ping"}"#, seconds: 2)?["ok"] == true {
-                answered = true
-            } else {
-                _ = waitReadable(-1, seconds: 0.05)
-            }
-        }
-        #expect(answered)
+        // The replacement signals READY=1 only once it listens on the same path.
+        let replacement = try DaemonProcess(sameDirectoryAs: first)
+        #expect(try replacement.connect().request(#"{"command": "ping"}"#)?["ok"] == true)
+        #expect(replacement.log.contains("listening on \(first.socketPath)"))
     }
 
     @Test func socketModeAndPeerCredentials() throws {

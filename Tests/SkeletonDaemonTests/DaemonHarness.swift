@@ -83,6 +83,17 @@ final class DaemonProcess: @unchecked Sendable {
         return String(decoding: stderrData, as: UTF8.self)
     }
 
+    /// Whether the daemon's stderr contains `text`, waiting for it to arrive (the pipe is read
+    /// asynchronously) at most `seconds`.
+    func logContains(_ text: String, seconds: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !log.contains(text) {
+            if Date() >= deadline || (!process.isRunning && stderrPipe.fileHandleForReading.readabilityHandler == nil) { return false }
+            _ = waitReadable(-1, seconds: 0.01)
+        }
+        return true
+    }
+
     func connect() throws -> TestClient { try TestClient(path: socketPath) }
 
     /// Sends a signal and waits for the process to end; returns its exit status.
@@ -95,7 +106,10 @@ final class DaemonProcess: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning && Date() < deadline { _ = waitReadable(-1, seconds: 0.01) }
         if process.isRunning { process.terminate(); process.waitUntilExit() }
+        // Take what is still in the pipe, then stop reading it asynchronously.
         stderrPipe.fileHandleForReading.readabilityHandler = nil
+        let rest = stderrPipe.fileHandleForReading.readDataToEndOfFile()
+        lock.lock(); stderrData.append(rest); lock.unlock()
         return process.terminationStatus
     }
 

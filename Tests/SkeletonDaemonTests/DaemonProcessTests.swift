@@ -111,7 +111,7 @@ import Testing
         #expect((read ?? 0) < 20_000 * 600, "it was closed before all replies were written")
         let status = other.request(#"{"command": "status"}"#)
         #expect(status?["state"] == "showing")
-        #expect(d.log.contains("does not read its replies"))
+        #expect(d.logContains("does not read its replies"))
         staller.send(#"ng", "id": 1}"# + "\n")
         #expect(staller.readReply()?["id"] == 1, "a half line completes later")
     }
@@ -133,7 +133,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: d.socketPath))
         #expect(d.stop(signal: SIGTERM) == 0)
         #expect(!FileManager.default.fileExists(atPath: d.socketPath))
-        #expect(d.log.contains("stopped"))
+        #expect(d.logContains("stopped"))
         #expect(!d.log.contains("<3>"), "no error logged: \(d.log)")
     }
 
@@ -151,8 +151,8 @@ import Testing
         let status = c.request(#"{"command": "status"}"#)
         #expect(status?["state"] == "showing")
         #expect(status?["layout"] == "default")
-        #expect(d.log.contains("SIGHUP"))
-        #expect(d.log.contains("default.json: root.children[2].lines"))
+        #expect(d.logContains("SIGHUP"))
+        #expect(d.logContains("default.json: root.children[2].lines"))
     }
 
     @Test func brokenStartLayoutFallsBackToTheBuiltInOne() throws {
@@ -162,8 +162,8 @@ import Testing
         let status = c.request(#"{"command": "status"}"#)
         #expect(status?["state"] == "showing")
         #expect(status?["layout"] == "builtin-default")
-        #expect(d.log.contains("default.json: canvas.background"))
-        #expect(d.log.contains("built-in default"))
+        #expect(d.logContains("default.json: canvas.background"))
+        #expect(d.logContains("built-in default"))
     }
 
     @Test func aRestartAfterAHideDoesNotShowTheSkeletonAgain() throws {
@@ -174,7 +174,7 @@ import Testing
         let second = try DaemonProcess(sameDirectoryAs: first)
         let status = try second.connect().request(#"{"command": "status"}"#)
         #expect(status?["state"] == "idle", "the restarted daemon stays hidden")
-        #expect(second.log.contains("not showing default"))
+        #expect(second.logContains("not showing default"))
         // A show clears the mark: the next restart shows the skeleton again.
         #expect(try second.connect().request(#"{"command": "show", "transition": {"kind": "none"}}"#)?["shown"] == true)
         #expect(second.stop(signal: SIGKILL) != 0)
@@ -189,6 +189,7 @@ import Testing
         #expect(c.request(#"{"command": "hide", "transition": {"kind": "none"}}"#)?["ok"] == true)
         #expect(c.request(#"{"command": "show", "layout": "still", "transition": {"kind": "none"}}"#)?["shown"] == true)
         #expect(c.request(#"{"command": "ping"}"#)?["ok"] == true)
+        #expect(d.logContains("SKELETON_DEBUG tree: {\"layout\":\"still\""))
         let trees = d.log.components(separatedBy: "\n").filter { $0.contains("SKELETON_DEBUG tree: ") }
         #expect(trees.count == 2, "one tree at start, one for the second show: \(d.log)")
         #expect(trees.last?.contains("\"layout\":\"still\"") == true)
@@ -208,7 +209,7 @@ import Testing
         // The replacement signals READY=1 only once it listens on the same path.
         let replacement = try DaemonProcess(sameDirectoryAs: first)
         #expect(try replacement.connect().request(#"{"command": "ping"}"#)?["ok"] == true)
-        #expect(replacement.log.contains("listening on \(first.socketPath)"))
+        #expect(replacement.logContains("listening on \(first.socketPath)"))
     }
 
     @Test func socketModeAndPeerCredentials() throws {
@@ -222,7 +223,7 @@ import Testing
                                       builtExecutable("skeletonctl"), "--socket", d.socketPath, "ping"])
         #expect(r.status == 1)
         #expect(r.err.contains("permission denied"))
-        #expect(d.log.contains("refused a control connection from uid 65534"))
+        #expect(d.logContains("refused a control connection from uid 65534"))
     }
 
     @Test func skeletonctlExitCodesAndWait() throws {

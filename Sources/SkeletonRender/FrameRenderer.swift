@@ -23,6 +23,13 @@ public final class FrameRenderer: @unchecked Sendable {
         }
         self.geometry = geometry
         self.shapes = layout.skeletonShapes
+        let animator = self.animator
+        self.stops = layout.items.map { item in
+            switch item {
+            case .content(let fill): return PaintStops([fill.color])
+            case .skeleton(let shape): return animator.stops(for: shape)
+            }
+        }
         var tables: [[Color]: GradientTable] = [:]
         self.tables = layout.items.map { item in
             guard case .skeleton(let shape) = item, presentation.style == .gradient else { return nil }
@@ -50,6 +57,8 @@ public final class FrameRenderer: @unchecked Sendable {
     }
     /// Per item, the sampled gradient its sweep reads (shared between equal gradients).
     private let tables: [GradientTable?]
+    /// Per item, its colours converted once (frames then allocate no colour arrays).
+    private let stops: [PaintStops]
 
     public var outputBounds: PixelRect {
         PixelRect(x: 0, y: 0, width: layout.outputSize.width, height: layout.outputSize.height)
@@ -67,8 +76,8 @@ public final class FrameRenderer: @unchecked Sendable {
         for (index, item) in layout.items.enumerated() where masks[index].bounds.intersects(region) {
             let paint: ShapePaint
             switch item {
-            case .content(let fill): paint = .solid(fill.color)
-            case .skeleton(let shape): paint = animator.paint(for: shape, at: time, table: tables[index])
+            case .content: paint = ShapePaint(stops: stops[index])
+            case .skeleton(let shape): paint = animator.paint(for: shape, at: time, table: tables[index], stops: stops[index])
             }
             Rasterizer.fill(masks[index], canvas: canvas, region: region, paint: paint,
                             background: backgroundPending ? background : nil)

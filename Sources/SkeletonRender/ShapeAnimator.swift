@@ -23,22 +23,30 @@ public struct ShapeAnimator: Sendable {
         moves ? timeline.progress(at: time - shape.delay) : 0
     }
 
-    public func paint(for shape: SkeletonShape, at time: Double, table: GradientTable? = nil) -> ShapePaint {
+    /// `stops` are the shape's colours already converted (`stops(for:)`); a renderer keeps them.
+    public func paint(for shape: SkeletonShape, at time: Double, table: GradientTable? = nil,
+                      stops: PaintStops? = nil) -> ShapePaint {
+        let stops = stops ?? self.stops(for: shape)
         switch (presentation.style, moves) {
         case (.solid, false):
-            return .solid(shape.tint)
+            return ShapePaint(stops: stops)
         case (.solid, true):
             return .solid(shape.tint.mixed(with: shape.tint.complement, progress(of: shape, at: time)))
         case (.gradient, false):
             let r = shape.rect
-            return ShapePaint(stops: shape.gradient, a: 0, b: 1 / r.height, c: -r.y / r.height, table: table)
+            return ShapePaint(stops: stops, a: 0, b: 1 / r.height, c: -r.y / r.height, table: table)
         case (.gradient, true):
-            return slidingPaint(shape, progress: progress(of: shape, at: time), table: table)
+            return slidingPaint(shape, progress: progress(of: shape, at: time), stops: stops, table: table)
         }
     }
 
+    /// The colours a shape is painted in under this presentation: its tint or its gradient.
+    public func stops(for shape: SkeletonShape) -> PaintStops {
+        PaintStops(presentation.style == .solid ? [shape.tint] : shape.gradient)
+    }
+
     /// The sliding gradient: parameter = s + 1 - 2p, where s runs 0...1 along the direction.
-    private func slidingPaint(_ shape: SkeletonShape, progress p: Double, table: GradientTable?) -> ShapePaint {
+    private func slidingPaint(_ shape: SkeletonShape, progress p: Double, stops: PaintStops, table: GradientTable?) -> ShapePaint {
         let f = presentation.animation.space == .screen ? screen : shape.rect
         let shift = 1 - 2 * p
         let (a, b, c): (Double, Double, Double)
@@ -52,7 +60,7 @@ public struct ShapeAnimator: Sendable {
         case .bottomRightTopLeft:
             (a, b, c) = (-0.5 / f.width, -0.5 / f.height, 1 + (f.x / f.width + f.y / f.height) / 2 + shift)
         }
-        return ShapePaint(stops: shape.gradient, a: a, b: b, c: c, table: table)
+        return ShapePaint(stops: stops, a: a, b: b, c: c, table: table)
     }
 
     /// The part of `shape` whose pixels may differ between `t0` and `t1`; nil when none can.

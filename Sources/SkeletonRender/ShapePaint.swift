@@ -1,5 +1,17 @@
 import SkeletonLayout
 
+/// Colours as ARGB (alpha in the top byte), converted once.
+public struct PaintStops: Sendable {
+    let argb: [UInt32]
+    let isOpaque: Bool
+
+    public init(_ colors: [Color]) {
+        precondition(!colors.isEmpty, "a paint needs a colour")
+        argb = colors.map { UInt32($0.alpha) << 24 | $0.xrgb }
+        isOpaque = colors.allSatisfy(\.isOpaque)
+    }
+}
+
 /// How a shape is filled: the colour at pixel (x, y) is the gradient `stops` (evenly spaced,
 /// clamped at both ends) at parameter `a * (x + 0.5) + b * (y + 0.5) + c`. A solid fill is
 /// one stop; a vertical gradient has `a == 0`; a horizontal sweep has `b == 0`.
@@ -14,13 +26,17 @@ public struct ShapePaint: Sendable {
     let table: GradientTable?
 
     public init(stops: [Color], a: Double = 0, b: Double = 0, c: Double = 0, table: GradientTable? = nil) {
-        precondition(!stops.isEmpty, "a paint needs a colour")
-        self.stops = stops.map { UInt32($0.alpha) << 24 | $0.xrgb }
-        self.a = stops.count > 1 ? a : 0
-        self.b = stops.count > 1 ? b : 0
+        self.init(stops: PaintStops(stops), a: a, b: b, c: c, table: table)
+    }
+
+    /// With stops converted once (a renderer keeps them per shape, so frames allocate nothing).
+    public init(stops: PaintStops, a: Double = 0, b: Double = 0, c: Double = 0, table: GradientTable? = nil) {
+        self.stops = stops.argb
+        self.a = stops.argb.count > 1 ? a : 0
+        self.b = stops.argb.count > 1 ? b : 0
         self.c = c
-        self.isOpaque = stops.allSatisfy(\.isOpaque)
-        self.table = stops.count > 1 ? table : nil
+        self.isOpaque = stops.isOpaque
+        self.table = stops.argb.count > 1 ? table : nil
     }
 
     public static func solid(_ color: Color) -> ShapePaint { ShapePaint(stops: [color]) }

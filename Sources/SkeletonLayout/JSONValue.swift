@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// A parsed JSON document, kept as plain values so that a validator can walk it and report
 /// every problem with its path instead of stopping at the first one.
 public enum JSONValue: Sendable, Equatable {
@@ -15,9 +9,13 @@ public enum JSONValue: Sendable, Equatable {
     case object([String: JSONValue])
 
     /// Parses UTF-8 JSON text; the error says where the text stops being JSON.
-    public static func parse(_ data: some Collection<UInt8>) throws(JSONSyntaxError) -> JSONValue {
-        var parser = JSONParser(bytes: Array(data))
+    public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes)
         return try parser.parseDocument()
+    }
+
+    public static func parse(_ data: some Collection<UInt8>) throws(JSONSyntaxError) -> JSONValue {
+        try parse(Array(data))
     }
 
     public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {

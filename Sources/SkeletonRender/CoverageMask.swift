@@ -44,7 +44,7 @@ public struct CoverageMask: Sendable {
             runStart.append(Int32(full0))
             runEnd.append(Int32(full1))
             runCoverage.append(UInt8(min(255, ((ry1 - ry0) * 255).rounded())))
-            for i in bounds.x..<bounds.maxX where i < full0 || i >= full1 {
+            func appendEdge(_ i: Int) {
                 let area = shape.area(max(Double(i), g.x), ry0, min(Double(i + 1), g.maxX), ry1)
                 let coverage = UInt8(min(255, (area * 255).rounded()))
                 if coverage > 0 {
@@ -52,6 +52,9 @@ public struct CoverageMask: Sendable {
                     edgeCoverage.append(coverage)
                 }
             }
+            // Only the pixels beside the run can be partly covered.
+            for i in bounds.x..<full0 { appendEdge(i) }
+            for i in full1..<bounds.maxX { appendEdge(i) }
             edgeOffset.append(Int32(edgeX.count))
         }
     }

@@ -61,9 +61,8 @@ public final class DRMOutput: DisplayOutput {
 
     private func format3(_ v: UInt32) -> String { v < 10 ? "00\(v)" : v < 100 ? "0\(v)" : "\(v)" }
 
-    /// Sets the mode on our front buffer before anything is drawn: some drivers (bochs) wipe a
-    /// buffer drawn before the mode set. A new dumb buffer is black (the kernel zeroes it);
-    /// after a hand-over it still holds our last frame, which is what should reappear.
+    /// Sets the mode on our front buffer before anything is drawn into it: some drivers (bochs)
+    /// wipe a buffer drawn before the mode set.
     func setMode() throws(DisplayError) {
         let buffer = buffers[front]
         if let code = DRMCalls.setCrtc(fd, crtc: crtcID, framebuffer: buffer.framebuffer, connector: connectorID, mode: mode) {
@@ -73,7 +72,6 @@ public final class DRMOutput: DisplayOutput {
         modeSet = true
         problem = nil
         bufferCurrent = [false, false]
-        markDirty(buffer)
     }
 
     /// Copies this frame's and the previous frame's damage into the back buffer (it is two
@@ -85,8 +83,18 @@ public final class DRMOutput: DisplayOutput {
         let back = 1 - front
         if damage.isEmpty && bufferCurrent[back] { return true }
         // The mode is set at the first frame, not when the device opens: until something is
-        // shown, the console stays on screen.
-        if !modeSet { try setMode() }
+        // shown, the console stays on screen. That frame goes straight into the buffer the mode
+        // was set on, so no black (or stale) buffer is shown while a flip is awaited.
+        if !modeSet {
+            try setMode()
+            let target = buffers[front]
+            target.canvas.copy(target.canvas.bounds, from: shadowBuffer.canvas)
+            markDirty(target)
+            bufferCurrent[front] = true
+            lastDamage = damage
+            framesPresented += 1
+            return true
+        }
         let target = buffers[back].canvas
         let rects = bufferCurrent[back] ? PixelRect.coalesce(damage + lastDamage) : [target.bounds]
         for rect in rects { target.copy(rect, from: shadowBuffer.canvas) }

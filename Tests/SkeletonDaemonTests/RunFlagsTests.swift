@@ -1,0 +1,95 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#endif
+import Foundation
+import SkeletonDaemon
+import SkeletonLayout
+import Testing
+
+/// `skeletond run`'s plain flags are read without ArgumentParser on the boot path; anything
+/// unusual must fall through to ArgumentParser, which owns the texts of help and errors.
+struct RunFlagsTests {
+    @Test func everyFlagInBothForms() throws {
+        let flags = try #require(RunFlags(bootArguments: [
+            "run", "--config", "/etc/s.json", "--socket=/run/s.sock", "--layouts", "/l", "--layout", "feed",
+            "--backend", "drm", "--device=/dev/dri/card1", "--size", "800x600", "--snapshot", "/tmp/s.png",
+            "--display-wait", "2.5", "--max-fps=30", "--log-level", "debug",
+        ]))
+        var expected = RunFlags()
+        expected.config = "/etc/s.json"
+        expected.socket = "/run/s.sock"
+        expected.layouts = "/l"
+        expected.layout = "feed"
+        expected.backend = .drm
+        expected.device = "/dev/dri/card1"
+        expected.size = Size(width: 800, height: 600)
+        expected.snapshot = "/tmp/s.png"
+        expected.displayWait = 2.5
+        expected.maxFPS = 30
+        expected.logLevel = .debug
+        #expect(flags == expected)
+        #expect(RunFlags(bootArguments: ["run"]) == RunFlags())
+        #expect(RunFlags(bootArguments: ["run", "--socket=a=b"])?.socket == "a=b")
+    }
+
+    @Test func theFlagsChangeTheSettings() throws {
+        var settings = Settings()
+        let flags = try #require(RunFlags(bootArguments: ["run", "--layout", "none", "--backend", "memory", "--size", "640x480",
+                                                          "--max-fps", "20", "--display-wait", "0"]))
+        flags.apply(to: &settings)
+        #expect(settings.startLayout == nil)
+        #expect(settings.backend == .memory)
+        #expect(settings.memorySize == Size(width: 640, height: 480))
+        #expect(settings.maxFPS == 20)
+        #expect(settings.displayWaitSeconds == 0)
+        #expect(settings.socketPath == Settings().socketPath)
+        #expect(flags.configPath == Settings.defaultPath)
+    }
+
+    @Test(arguments: [
+        ["render", "x.json"], [], ["run", "--help"], ["run", "-h"], ["run", "--sockett", "/s"], ["run", "socket"],
+        ["run", "--socket"], ["run", "--socket", "--layout", "x"], ["run", "--socket", "-x"], ["run", "--layout", "a", "--layout", "b"],
+        ["run", "--backend", "fbdev"], ["run", "--size", "800"], ["run", "--max-fps", "0"], ["run", "--max-fps", "sixty"],
+        ["run", "--display-wait", "601"], ["run", "--display-wait", "nan"], ["run", "--log-level", "loud"],
+        ["run", "--generate-completion-script", "bash"], ["run", "--experimental-dump-help"],
+    ])
+    func anythingElseIsLeftToArgumentParser(arguments: [String]) {
+        #expect(RunFlags(bootArguments: arguments) == nil)
+    }
+
+    /// The fast path knows exactly the options ArgumentParser declares for `run`.
+    @Test func theFastPathKnowsEveryDeclaredOption() throws {
+        let result = try runTool(builtExecutable("skeletond"), ["--experimental-dump-help"])
+        #expect(result.status == 0, "\(result.err)")
+        let info = try JSONValue.parse(result.out)
+        guard case .object(let top) = info, case .object(let command)? = top["command"],
+              case .array(let subcommands)? = command["subcommands"] else {
+            Issue.record("unexpected --experimental-dump-help output")
+            return
+        }
+        var declared: [String] = []
+        for case .object(let sub) in subcommands where sub["commandName"] == .string("run") {
+            guard case .array(let arguments)? = sub["arguments"] else { continue }
+            for case .object(let argument) in arguments {
+                guard case .array(let names)? = argument["names"] else { continue }
+                for case .object(let name) in names where name["kind"] == .string("long") {
+                    if case .string(let n)? = name["name"], n != "help" { declared.append(n) }
+                }
+            }
+        }
+        #expect(declared.sorted() == RunFlags.longNames.sorted())
+    }
+
+    /// A mistake on the command line still gets ArgumentParser's message and exit status.
+    @Test func mistakesGetArgumentParsersErrors() throws {
+        let fps = try runTool(builtExecutable("skeletond"), ["run", "--max-fps", "0", "--socket", "/tmp/unused.sock"])
+        #expect(fps.status == 64)
+        #expect(fps.err.contains("--max-fps must be from 1 to 240"), "\(fps.err)")
+        let unknown = try runTool(builtExecutable("skeletond"), ["run", "--sockett", "/tmp/unused.sock"])
+        #expect(unknown.status == 64)
+        #expect(unknown.err.contains("Unknown option '--sockett'"), "\(unknown.err)")
+        let help = try runTool(builtExecutable("skeletond"), ["run", "--help"])
+        #expect(help.status == 0)
+        #expect(help.out.contains("--display-wait"), "\(help.out)")
+    }
+}

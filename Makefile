@@ -30,7 +30,8 @@ release: deps
 run: release
 	mkdir -p $(RUNDIR)
 	$(RELEASE)/skeletond run --config config/skeletond.json --socket $(RUNDIR)/control.sock \
-		--layouts config/layouts --layout default --backend auto --display-wait 2 --snapshot $(RUNDIR)/snapshot.png
+		--layouts config/layouts --layout default --backend auto --display-wait 2 --snapshot $(RUNDIR)/snapshot.png \
+		--frame-cache $(RUNDIR)/frame-cache
 
 # Every test: Swift unit and process tests, the JSON Schema check, systemd unit verification and
 # the end-to-end test on real kernel DRM drivers under QEMU.
@@ -42,7 +43,7 @@ bench: release
 	$(RELEASE)/skeletond bench-control
 
 install: release
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/skeletond/layouts
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/skeletond/layouts $(DESTDIR)/var/cache/skeletond
 	install -m 755 $(RELEASE)/skeletond $(RELEASE)/skeletonctl $(DESTDIR)$(BINDIR)/
 	for unit in skeletond.service skeletond.socket skeletond-hide.service; do \
 		sed 's|@BINDIR@|$(BINDIR)|g' systemd/$$unit > $(DESTDIR)$(UNITDIR)/$$unit; \

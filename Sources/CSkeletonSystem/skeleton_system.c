@@ -1,7 +1,9 @@
 #define _GNU_SOURCE
 #include "skeleton_system.h"
 
+#include <elf.h>
 #include <errno.h>
+#include <link.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -211,4 +213,41 @@ void sk_inotify_drain(int fd) {
     char buffer[4096];
     ssize_t n;
     do { n = read(fd, buffer, sizeof(buffer)); } while (n > 0 || (n < 0 && errno == EINTR));
+}
+
+struct build_id_search {
+    uint8_t *out;
+    int capacity;
+    int length;
+};
+
+static int find_build_id(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    struct build_id_search *search = data;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *header = &info->dlpi_phdr[i];
+        if (header->p_type != PT_NOTE) continue;
+        const uint8_t *note = (const uint8_t *)(info->dlpi_addr + header->p_vaddr);
+        const uint8_t *end = note + header->p_memsz;
+        while (note + sizeof(ElfW(Nhdr)) <= end) {
+            const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)note;
+            const uint8_t *name = note + sizeof(ElfW(Nhdr));
+            const uint8_t *desc = name + ((n->n_namesz + 3) & ~3u);
+            if (desc + n->n_descsz > end) break;
+            if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 && memcmp(name, "GNU", 4) == 0) {
+                int length = (int)n->n_descsz < search->capacity ? (int)n->n_descsz : search->capacity;
+                memcpy(search->out, desc, (size_t)length);
+                search->length = length;
+                return 1;
+            }
+            note = desc + ((n->n_descsz + 3) & ~3u);
+        }
+    }
+    return 1; /* only the first object: the executable itself */
+}
+
+int sk_build_id(uint8_t *out, int capacity) {
+    struct build_id_search search = { out, capacity, -1 };
+    dl_iterate_phdr(find_build_id, &search);
+    return search.length;
 }

@@ -52,6 +52,7 @@ extension Daemon {
             reacquireDisplay()
             didAppear()
         case .disappeared(let retained):
+            if !frameCacheWrites.isEmpty { writeFrameCache(lastChance: true) }
             markHidden(true)
             needsDraw = false
             if retained { releaseDisplay(retainingPicture: true) } else { closeDisplay() }

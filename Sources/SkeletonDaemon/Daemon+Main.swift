@@ -2,7 +2,7 @@ extension Daemon {
     /// `skeletond run` once its flags are parsed: reads the settings, starts and serves until
     /// SIGTERM, SIGINT or `quit`. Returns the exit status (1 when it could not start).
     public static func main(flags: RunFlags, provider: any DisplayProvider) -> Int32 {
-        let source = SettingsSource(path: flags.configPath, pathIsDefault: flags.config == nil) { flags.apply(to: &$0) }
+        let source = flags.settingsSource
         let logger = Logger()
         let settings: Settings
         switch source.load() {

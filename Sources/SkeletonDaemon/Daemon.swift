@@ -41,6 +41,10 @@ public final class Daemon {
     var displayRetryInterval = 0.5
     var waitAnnounced = false
     var firstFrameLogged = false
+    /// The start look and the frame-cache entries its start missed, written once a frame is up.
+    var startLook: SkeletonLook?
+    var frameCacheWrites: [FrameCacheWrite] = []
+    var frameCacheWriteTried = false
     /// True after the display was handed back (hide); the next appearance takes it again.
     var displayReleased = false
     let debugTree: Bool
@@ -144,6 +148,8 @@ public final class Daemon {
     }
 
     func showAtStart(_ reference: String) {
+        let source = frameCache.flatMap { cache in store.source(of: reference).map { (cache, $0) } }
+        if let (cache, source) = source { showCachedFrames(cache, layoutName: source.name, layoutText: source.text) }
         let loaded: (name: String, layout: Layout)
         switch store.load(reference) {
         case .success(let l): loaded = l
@@ -154,6 +160,7 @@ public final class Daemon {
         }
         let look = SkeletonLook(layoutName: loaded.name, layout: loaded.layout)
         _ = session.show(look, delay: 0, transition: .none, now: clock.now)
+        if source?.1.name == loaded.name && !frameCacheWrites.isEmpty { startLook = look } else { frameCacheWrites = [] }
         didAppear()
     }
 
@@ -245,11 +252,10 @@ public final class Daemon {
             openDisplay()
             return
         }
-        if !firstFrameLogged {
-            firstFrameLogged = true
-            mark("first frame presented")
-            let age = SystemCalls.processAgeSeconds().map { " (\(JSONValue.formatNumber(($0 * 1000).rounded())) ms after process start)" } ?? ""
-            logger.info("first frame on \(display.backendName)\(age)")
+        if !firstFrameLogged { logFirstFrame(on: display, from: nil) }
+        if !frameCacheWrites.isEmpty && !frameCacheWriteTried {
+            frameCacheWriteTried = true
+            writeFrameCache(lastChance: false)
         }
         needsDraw = !allPresented
         framesDrawn += 1

@@ -12,16 +12,12 @@ public final class LayoutStore {
     /// A name of the directory, or a file path (containing '/' or ending in .json).
     public func load(_ reference: String) -> Result<(name: String, layout: Layout), ProtocolError> {
         if reference == BuiltinLayout.name { return .success((BuiltinLayout.name, BuiltinLayout.layout)) }
-        let isPath = reference.contains("/") || reference.hasSuffix(".json")
-        let path: String
+        let isPath = isFilePath(reference)
         let name: String
-        if isPath {
-            path = reference
-            name = LayoutLoader.stem(of: reference)
-        } else {
-            if let problem = RequestDecoder.validateLayoutName(reference) { return .failure(ProtocolError(.badLayoutName, problem)) }
-            path = directory + "/" + reference + ".json"
-            name = reference
+        let path: String
+        switch location(of: reference) {
+        case .success(let l): (name, path) = l
+        case .failure(let e): return .failure(e)
         }
         if let cached = cache[path] { return .success((name, cached)) }
         guard SystemCalls.fileExists(path) else {
@@ -34,6 +30,22 @@ public final class LayoutStore {
         case .failure(let error):
             return .failure(ProtocolError(.invalidLayout, error.lines.joined(separator: "; ")))
         }
+    }
+
+    /// The name and the file bytes `reference` stands for, unparsed (the frame cache keys on
+    /// them); nil when there is no such file.
+    public func source(of reference: String) -> (name: String, text: [UInt8])? {
+        if reference == BuiltinLayout.name { return (BuiltinLayout.name, Array(BuiltinLayout.text.utf8)) }
+        guard case .success(let (name, path)) = location(of: reference), let text = SystemCalls.readFile(path) else { return nil }
+        return (name, text)
+    }
+
+    private func isFilePath(_ reference: String) -> Bool { reference.contains("/") || reference.hasSuffix(".json") }
+
+    private func location(of reference: String) -> Result<(name: String, path: String), ProtocolError> {
+        if isFilePath(reference) { return .success((LayoutLoader.stem(of: reference), reference)) }
+        if let problem = RequestDecoder.validateLayoutName(reference) { return .failure(ProtocolError(.badLayoutName, problem)) }
+        return .success((reference, directory + "/" + reference + ".json"))
     }
 
     /// Re-reads every cached layout (and switches directory); returns the errors of broken

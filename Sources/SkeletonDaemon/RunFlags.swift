@@ -18,11 +18,19 @@ public struct RunFlags: Sendable, Equatable {
     public var displayWait: Double?
     public var maxFPS: Int?
     public var logLevel: LogLevel?
+    /// A directory for the frame cache; "none" turns it off.
+    public var frameCache: String?
 
     public init() {}
 
     /// The settings file to read: the flag, else the default one (which may be missing).
     public var configPath: String { config ?? Settings.defaultPath }
+
+    /// The settings file with these flags on top (applied again on every reload).
+    public var settingsSource: Daemon.SettingsSource {
+        let flags = self
+        return Daemon.SettingsSource(path: configPath, pathIsDefault: config == nil) { flags.apply(to: &$0) }
+    }
 
     /// What ArgumentParser's validation reports for these values, if anything.
     public var problem: String? {
@@ -42,11 +50,12 @@ public struct RunFlags: Sendable, Equatable {
         if let maxFPS { s.maxFPS = maxFPS }
         if let displayWait { s.displayWaitSeconds = displayWait }
         if let logLevel { s.logLevel = logLevel }
+        if let frameCache { s.frameCacheDirectory = frameCache == "none" ? nil : frameCache }
     }
 
     /// The long names of every flag, without the dashes.
     public static let longNames = ["config", "socket", "layouts", "layout", "backend", "device", "size", "snapshot",
-                                   "display-wait", "max-fps", "log-level"]
+                                   "display-wait", "max-fps", "log-level", "frame-cache"]
 
     /// `run` followed by `--name value` or `--name=value` pairs, each flag at most once, every
     /// value valid; nil for anything else (help, an unknown or repeated flag, a missing or bad
@@ -91,6 +100,7 @@ public struct RunFlags: Sendable, Equatable {
         case "display-wait": displayWait = Double(value); return displayWait != nil
         case "max-fps": maxFPS = Int(value); return maxFPS != nil
         case "log-level": logLevel = LogLevel(name: value); return logLevel != nil
+        case "frame-cache": frameCache = value
         default: return false
         }
         return true

@@ -28,6 +28,8 @@ public struct Settings: Sendable, Equatable {
     public var memorySize = Size(width: 1280, height: 720)
     public var snapshotPath: String?
     public var logLevel = LogLevel.info
+    /// Where the start layout's first frame is kept per output size (see `FrameCache`); nil: no cache.
+    public var frameCacheDirectory: String? = "/var/cache/skeletond"
 
     public init() {}
 
@@ -100,6 +102,12 @@ public struct Settings: Sendable, Equatable {
                     if case .null = v.value { s.snapshotPath = nil } else { s.snapshotPath = r.string(v.value, v.path) }
                 }
                 r.issues += o.unknownKeyIssues()
+            }
+            if let m = top.member("frameCache") {
+                if case .null = m.value { s.frameCacheDirectory = nil }
+                else if let d = r.string(m.value, m.path) {
+                    if d.hasPrefix("/") { s.frameCacheDirectory = d } else { r.fail(m.path, "expected an absolute path or null, found \"\(d)\"") }
+                }
             }
             if let m = top.member("logLevel"), let text = r.string(m.value, m.path) {
                 if let level = LogLevel(name: text) { s.logLevel = level }

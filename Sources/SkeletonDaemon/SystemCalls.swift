@@ -166,4 +166,60 @@ enum SystemCalls {
         let fd = try retryingOnInterrupt("open \(path)") { open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644) }
         Glibc.close(fd)
     }
+
+    /// The executable's GNU build id (`sk_build_id`, through dl_iterate_phdr); nil without one.
+    static func buildID() -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        let count = bytes.withUnsafeMutableBufferPointer { sk_build_id($0.baseAddress, Int32($0.count)) }
+        return count > 0 ? Array(bytes[0..<Int(count)]) : nil
+    }
+
+    /// open(2) for reading.
+    static func openForReading(_ path: String) throws(Errno) -> Int32 {
+        try retryingOnInterrupt("open \(path)") { open(path, O_RDONLY | O_CLOEXEC) }
+    }
+
+    /// The size of an open file (fstat(2)).
+    static func fileSize(_ fd: Int32) throws(Errno) -> Int {
+        var info = stat()
+        _ = try retryingOnInterrupt("fstat") { fstat(fd, &info) }
+        return Int(info.st_size)
+    }
+
+    /// read(2) until `buffer` is full; false when the file ends first.
+    static func readFully(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Bool {
+        var done = 0
+        while done < buffer.count {
+            let n = try retryingOnInterrupt("read") { Glibc.read(fd, buffer.baseAddress! + done, buffer.count - done) }
+            if n == 0 { return false }
+            done += n
+        }
+        return true
+    }
+
+    /// Writes `parts` to a temporary file beside `path`, then renames it over `path`, so a reader
+    /// sees the old file or the whole new one.
+    static func writeFileAtomically(_ path: String, _ parts: [UnsafeRawBufferPointer]) throws(Errno) {
+        let temporary = path + ".tmp"
+        let fd = try retryingOnInterrupt("open \(temporary)") { open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+        do {
+            for part in parts {
+                var done = 0
+                while done < part.count {
+                    done += try retryingOnInterrupt("write \(temporary)") { Glibc.write(fd, part.baseAddress! + done, part.count - done) }
+                }
+            }
+            _ = try retryingOnInterrupt("fsync \(temporary)") { fsync(fd) }
+        } catch {
+            Glibc.close(fd)
+            _ = Glibc.unlink(temporary)
+            throw error
+        }
+        Glibc.close(fd)
+        if Glibc.rename(temporary, path) != 0 {
+            let error = Errno.current("rename \(temporary)")
+            _ = Glibc.unlink(temporary)
+            throw error
+        }
+    }
 }

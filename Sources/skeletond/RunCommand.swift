@@ -41,6 +41,9 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("log-level"), help: "error, warning, notice, info or debug.")
     var logLevel: String?
 
+    @Option(name: .customLong("frame-cache"), help: "Directory of the frame cache (the start layout's first frame per output size), or none.")
+    var frameCache: String?
+
     /// The flags as the daemon takes them; `Skeletond.main()` reads the same from plain
     /// arguments without this type (see `RunFlags(bootArguments:)`).
     var flags: RunFlags {
@@ -56,6 +59,7 @@ struct RunCommand: ParsableCommand {
         f.displayWait = displayWait
         f.maxFPS = maxFPS
         f.logLevel = logLevel.flatMap(LogLevel.init(name:))
+        f.frameCache = frameCache
         return f
     }
 

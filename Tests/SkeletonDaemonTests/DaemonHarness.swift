@@ -31,7 +31,7 @@ final class DaemonProcess: @unchecked Sendable {
     private(set) var readyMessage: String?
 
     init(layouts: [String: String] = ["default": TestLayouts.simpleText], startLayout: String? = "default",
-         settings: String? = nil, extraArguments: [String] = [], environment: [String: String] = [:],
+         settings: String? = nil, frameCache: String? = nil, extraArguments: [String] = [], environment: [String: String] = [:],
          waitForReady: Bool = true, sameDirectoryAs previous: DaemonProcess? = nil) throws {
         directory = previous?.directory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("skeletond-test-\(UUID().uuidString.prefix(8))")
@@ -53,7 +53,7 @@ final class DaemonProcess: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: builtExecutable("skeletond"))
         var arguments = ["run", "--config", settingsFile.path, "--socket", socketPath, "--layouts", layoutsDirectory.path,
                          "--backend", "memory", "--size", "200x100", "--log-level", "debug"]
-        arguments += ["--layout", startLayout ?? "none"]
+        arguments += ["--layout", startLayout ?? "none", "--frame-cache", frameCache ?? "none"]
         process.arguments = arguments + extraArguments
         var env = ProcessInfo.processInfo.environment
         env["NOTIFY_SOCKET"] = notifyPath

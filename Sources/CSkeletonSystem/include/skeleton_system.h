@@ -46,4 +46,8 @@ int sk_inotify_directory(const char *path);
 /* Discards queued inotify events. */
 void sk_inotify_drain(int fd);
 
+/* The GNU build id of the running executable (its .note.gnu.build-id, found with
+   dl_iterate_phdr): copies up to `capacity` bytes and returns its length, or -1 without one. */
+int sk_build_id(uint8_t *out, int capacity);
+
 #endif

@@ -1,0 +1,77 @@
+import SkeletonDisplay
+import SkeletonLayout
+import SkeletonRender
+
+/// The frame cache at start: cached first frames shown before the layout is parsed, and the
+/// entries a start missed written once the first frame is up.
+extension Daemon {
+    /// An entry the start missed: which output, and where its frame goes.
+    struct FrameCacheWrite {
+        var output: String
+        var path: String
+    }
+
+    var frameCache: FrameCache? { FrameCache(directory: settings.frameCacheDirectory) }
+
+    /// Puts each output's cached frame of the start layout on screen; the outputs without one
+    /// are remembered, to be written once their first frame is drawn.
+    func showCachedFrames(_ cache: FrameCache, layoutName: String, layoutText: [UInt8]) {
+        guard let display else { return }
+        var shown = 0
+        for compositor in compositors {
+            let output = compositor.output
+            let path = cache.path(layoutName: layoutName, layoutText: layoutText, size: output.size)
+            let loaded = output.canPresent && cache.load(path, into: output.shadow)
+            // The shadow may hold part of a damaged entry: the next frame is drawn whole.
+            compositor.invalidate()
+            guard loaded else {
+                frameCacheWrites.append(FrameCacheWrite(output: output.name, path: path))
+                continue
+            }
+            do {
+                if try output.present(damage: [PixelRect(x: 0, y: 0, width: output.size.width, height: output.size.height)]) { shown += 1 }
+            } catch {
+                logger.error("present on \(output.name): \(error)")
+            }
+        }
+        if shown > 0 && shown == compositors.count { logFirstFrame(on: display, from: "the frame cache") }
+    }
+
+    /// Renders the start layout's first frame for each output that missed and writes it. A
+    /// directory that is not writable yet (a read-only root early in boot) gets a second
+    /// chance when the skeleton is hidden.
+    func writeFrameCache(lastChance: Bool) {
+        guard let startLook, let cache = frameCache else {
+            frameCacheWrites = []
+            return
+        }
+        // A directory that cannot be made shows up as the failure to write into it.
+        try? SystemCalls.makeDirectory(cache.directory, mode: 0o755)
+        var failed: [FrameCacheWrite] = []
+        for write in frameCacheWrites {
+            guard let compositor = compositors.first(where: { $0.output.name == write.output }) else { continue }
+            let frame = PixelBuffer(size: compositor.output.size)
+            compositor.renderer(for: startLook).renderFull(at: 0, into: frame.canvas)
+            do {
+                try cache.store(write.path, from: frame.canvas)
+                logger.info("frame cache: wrote \(write.path) for \(write.output)")
+            } catch {
+                failed.append(write)
+                if lastChance {
+                    logger.warning("frame cache: cannot write \(write.path): \(error)")
+                } else {
+                    logger.info("frame cache: cannot write \(write.path) yet (\(error.text)); trying again when the skeleton is hidden")
+                }
+            }
+        }
+        frameCacheWrites = lastChance ? [] : failed
+    }
+
+    func logFirstFrame(on display: any Display, from source: String?) {
+        firstFrameLogged = true
+        mark("first frame presented")
+        let age = SystemCalls.processAgeSeconds().map { "\(JSONValue.formatNumber(($0 * 1000).rounded())) ms after process start" }
+        let details = [age, source.map { "from \($0)" }].compactMap { $0 }.joined(separator: ", ")
+        logger.info("first frame on \(display.backendName)\(details.isEmpty ? "" : " (\(details))")")
+    }
+}

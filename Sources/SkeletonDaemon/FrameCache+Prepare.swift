@@ -1,0 +1,38 @@
+import SkeletonLayout
+import SkeletonRender
+
+extension FrameCache {
+    /// `skeletond cache`: writes the start layout's first frame at each output size, as the
+    /// daemon running this same executable would look it up. Returns the files written, or
+    /// what went wrong.
+    public static func prepare(settings: Settings, sizes: [Size]) -> Result<[String], DaemonError> {
+        guard let start = settings.startLayout else { return .failure(DaemonError("no start layout (layouts.start is null)")) }
+        guard let cache = FrameCache(directory: settings.frameCacheDirectory) else {
+            return .failure(DaemonError(settings.frameCacheDirectory == nil ? "the frame cache is off (frameCache is null)"
+                                                                            : "this executable has no build id to key the frame cache on"))
+        }
+        let store = LayoutStore(directory: settings.layoutsDirectory)
+        let layout: Layout
+        switch store.load(start) {
+        case .success(let loaded): layout = loaded.layout
+        case .failure(let error): return .failure(DaemonError("start layout \"\(start)\": \(error.message)"))
+        }
+        guard let source = store.source(of: start) else { return .failure(DaemonError("start layout \"\(start)\": cannot read it")) }
+        do {
+            try SystemCalls.makeDirectory(cache.directory, mode: 0o755)
+        } catch where error.rawValue != Errno.exists {
+            return .failure(DaemonError("cannot create \(cache.directory): \(error.text)"))
+        } catch {}
+        var written: [String] = []
+        for size in sizes {
+            let frame = PixelBuffer(size: size)
+            FrameRenderer(layout: layout, outputSize: size).renderFull(at: 0, into: frame.canvas)
+            let path = cache.path(layoutName: source.name, layoutText: source.text, size: size)
+            do { try cache.store(path, from: frame.canvas) } catch {
+                return .failure(DaemonError("cannot write \(path): \(error.text)"))
+            }
+            written.append(path)
+        }
+        return .success(written)
+    }
+}

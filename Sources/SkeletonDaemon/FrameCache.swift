@@ -1,0 +1,110 @@
+import SkeletonLayout
+import SkeletonRender
+
+/// The first frame of the start layout, kept on disk per output size, so that a boot shows the
+/// skeleton before the layout engine has run (psplash compiles its picture in; Plymouth loads
+/// prepared images). The daemon writes an entry after a start that missed it, and
+/// `skeletond cache` prepares entries ahead, for an initramfs or a read-only image.
+///
+/// An entry is named by a hash of everything the picture depends on: this executable's build
+/// id (so a new renderer never shows an old picture), the layout's name and bytes, and the
+/// output size. The file is a 16-byte header (`SKFRAME1`, width and height as little-endian
+/// UInt32) and then the XRGB8888 pixels, row by row.
+public struct FrameCache: Sendable {
+    public let directory: String
+    private let executableID: [UInt8]
+
+    static let magic = Array("SKFRAME1".utf8)
+    static let headerSize = 16
+
+    /// nil when caching is off (no directory) or this executable has no build id to key on.
+    public init?(directory: String?) {
+        guard let directory, let id = SystemCalls.buildID() else { return nil }
+        self.directory = directory
+        self.executableID = id
+    }
+
+    /// The entry for a layout (its name and file bytes) at an output size.
+    public func path(layoutName: String, layoutText: [UInt8], size: Size) -> String {
+        var hash = FNV1a()
+        hash.add(Array("skeletond frame cache 1".utf8))
+        hash.add(executableID)
+        hash.add(Array(layoutName.utf8))
+        hash.add(layoutText)
+        hash.add(UInt32(size.width))
+        hash.add(UInt32(size.height))
+        return "\(directory)/\(hash.hex)-\(size.width)x\(size.height).frame"
+    }
+
+    /// Reads an entry into `canvas`; false when it is missing, of another size, or damaged
+    /// (the canvas may then hold part of it: the caller draws the frame instead).
+    public func load(_ path: String, into canvas: Canvas) -> Bool {
+        guard let fd = try? SystemCalls.openForReading(path) else { return false }
+        defer { SystemCalls.close(fd) }
+        let rowBytes = canvas.width * 4
+        guard let size = try? SystemCalls.fileSize(fd), size == Self.headerSize + rowBytes * canvas.height else { return false }
+        var header = [UInt8](repeating: 0, count: Self.headerSize)
+        guard (try? header.withUnsafeMutableBytes { try SystemCalls.readFully(fd, into: $0) }) == true,
+              header == Self.header(width: canvas.width, height: canvas.height) else { return false }
+        do {
+            if canvas.stride == canvas.width {
+                return try SystemCalls.readFully(fd, into: UnsafeMutableRawBufferPointer(start: canvas.base, count: rowBytes * canvas.height))
+            }
+            for y in 0..<canvas.height {
+                guard try SystemCalls.readFully(fd, into: UnsafeMutableRawBufferPointer(start: canvas.row(y), count: rowBytes)) else {
+                    return false
+                }
+            }
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Writes `canvas` as the entry at `path` (atomically: a reader sees no half-written entry).
+    public func store(_ path: String, from canvas: Canvas) throws(Errno) {
+        let header = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.headerSize, alignment: 8)
+        defer { header.deallocate() }
+        header.copyBytes(from: Self.header(width: canvas.width, height: canvas.height))
+        var parts = [UnsafeRawBufferPointer(header)]
+        for y in 0..<canvas.height {
+            parts.append(UnsafeRawBufferPointer(start: canvas.row(y), count: canvas.width * 4))
+        }
+        try SystemCalls.writeFileAtomically(path, parts)
+    }
+
+    static func header(width: Int, height: Int) -> [UInt8] {
+        var bytes = magic
+        for value in [UInt32(width), UInt32(height)] {
+            for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+        }
+        return bytes
+    }
+}
+
+/// 64-bit FNV-1a: a small, stable hash for cache keys (not for anything adversarial: the
+/// cache directory belongs to root).
+struct FNV1a {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    mutating func add(_ bytes: [UInt8]) {
+        for byte in bytes {
+            value ^= UInt64(byte)
+            value &*= 0x0000_0100_0000_01b3
+        }
+        // A length after each field keeps ("ab", "c") and ("a", "bc") apart.
+        add(UInt32(truncatingIfNeeded: bytes.count))
+    }
+
+    mutating func add(_ number: UInt32) {
+        for shift in stride(from: 0, to: 32, by: 8) {
+            value ^= UInt64((number >> UInt32(shift)) & 0xFF)
+            value &*= 0x0000_0100_0000_01b3
+        }
+    }
+
+    var hex: String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: (0..<16).map { digits[Int((value >> UInt64(60 - 4 * $0)) & 0xF)] }, as: UTF8.self)
+    }
+}

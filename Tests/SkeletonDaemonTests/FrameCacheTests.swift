@@ -1,0 +1,166 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#endif
+import Foundation
+import SkeletonDaemon
+import SkeletonDisplay
+import SkeletonLayout
+import SkeletonRender
+import Testing
+
+/// The frame cache: keys, the file format, and the daemon showing a cached frame before it has
+/// parsed the layout, then writing the entries a start missed.
+struct FrameCacheTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("frame-cache-\(UUID().uuidString.prefix(8))").path
+
+    func cache() throws -> FrameCache {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return try #require(FrameCache(directory: directory), "the test executable has a build id")
+    }
+
+    func removeDirectory() { try? FileManager.default.removeItem(atPath: directory) }
+
+    @Test func theKeyCoversLayoutNameBytesAndSize() throws {
+        defer { removeDirectory() }
+        let c = try cache()
+        let text = Array(TestLayouts.simpleText.utf8)
+        let base = c.path(layoutName: "default", layoutText: text, size: Size(width: 200, height: 100))
+        #expect(base == c.path(layoutName: "default", layoutText: text, size: Size(width: 200, height: 100)))
+        #expect(base.hasPrefix(directory + "/") && base.hasSuffix("-200x100.frame"))
+        var edited = text
+        edited[edited.count - 2] = UInt8(ascii: " ")
+        let others = [
+            c.path(layoutName: "default", layoutText: edited, size: Size(width: 200, height: 100)),
+            c.path(layoutName: "other", layoutText: text, size: Size(width: 200, height: 100)),
+            c.path(layoutName: "default", layoutText: text, size: Size(width: 100, height: 200)),
+            c.path(layoutName: "defaul", layoutText: Array("t".utf8) + text, size: Size(width: 200, height: 100)),
+        ]
+        #expect(Set(others + [base]).count == 5)
+        #expect(FrameCache(directory: nil) == nil)
+    }
+
+    @Test func anEntryComesBackPixelForPixel() throws {
+        defer { removeDirectory() }
+        let c = try cache()
+        let frame = PixelBuffer(width: 7, height: 3)
+        for y in 0..<3 { for x in 0..<7 { frame[x, y] = UInt32(x * 0x10203 + y * 0x300000) } }
+        let path = directory + "/e.frame"
+        try c.store(path, from: frame.canvas)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(bytes.count == 16 + 7 * 3 * 4)
+        #expect(Array(bytes.prefix(16)) == Array("SKFRAME1".utf8) + [7, 0, 0, 0, 3, 0, 0, 0])
+        let back = PixelBuffer(width: 7, height: 3, fill: 0xFF)
+        #expect(c.load(path, into: back.canvas))
+        #expect(back.pixels == frame.pixels)
+        // Into a canvas with a wider stride (a pitch), row by row.
+        let pitched = UnsafeMutablePointer<UInt32>.allocate(capacity: 10 * 3)
+        defer { pitched.deallocate() }
+        pitched.initialize(repeating: 0xABCDEF, count: 30)
+        let canvas = Canvas(base: pitched, width: 7, height: 3, stride: 10)
+        #expect(c.load(path, into: canvas))
+        #expect(canvas[6, 2] == frame[6, 2] && pitched[7] == 0xABCDEF)
+    }
+
+    @Test func aMissingDamagedOrMismatchedEntryIsAMiss() throws {
+        defer { removeDirectory() }
+        let c = try cache()
+        let frame = PixelBuffer(width: 4, height: 4, fill: 0x123456)
+        let path = directory + "/e.frame"
+        let canvas = PixelBuffer(width: 4, height: 4).canvas
+        #expect(!c.load(directory + "/missing.frame", into: canvas))
+        try c.store(path, from: frame.canvas)
+        #expect(!c.load(path, into: PixelBuffer(width: 4, height: 5).canvas), "another size")
+        #expect(!c.load(path, into: PixelBuffer(width: 2, height: 8).canvas), "the same byte count, another shape")
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes[3] = UInt8(ascii: "X")
+        try bytes.write(to: URL(fileURLWithPath: path))
+        #expect(!c.load(path, into: canvas), "a damaged header")
+        try c.store(path, from: frame.canvas)
+        try Data(try Data(contentsOf: URL(fileURLWithPath: path)).dropLast(4)).write(to: URL(fileURLWithPath: path))
+        #expect(!c.load(path, into: canvas), "a truncated file")
+    }
+
+    @Test func theSettingsKey() throws {
+        guard case .success(let s) = Settings.parse(Array(#"{"frameCache": "/srv/cache"}"#.utf8), file: "s.json") else {
+            Issue.record("rejected"); return
+        }
+        #expect(s.frameCacheDirectory == "/srv/cache")
+        #expect(Settings().frameCacheDirectory == "/var/cache/skeletond")
+        guard case .success(let off) = Settings.parse(Array(#"{"frameCache": null}"#.utf8), file: "s.json") else {
+            Issue.record("rejected"); return
+        }
+        #expect(off.frameCacheDirectory == nil)
+        guard case .failure(let e) = Settings.parse(Array(#"{"frameCache": "cache"}"#.utf8), file: "s.json") else {
+            Issue.record("a relative path was accepted"); return
+        }
+        #expect(e.lines == [#"s.json: frameCache: expected an absolute path or null, found "cache""#])
+    }
+
+    /// The first start misses, draws and writes the entry; the second shows it before parsing
+    /// the layout, and it is the very frame the renderer draws.
+    @Test func theDaemonWritesAnEntryAndShowsItAtTheNextStart() throws {
+        defer { removeDirectory() }
+        let first = try DaemonProcess(layouts: ["still": DaemonProcessTests.staticLayout], startLayout: "still", frameCache: directory)
+        #expect(first.logContains("frame cache: wrote \(directory)/"))
+        #expect(!first.log.contains("from the frame cache"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory)
+        #expect(files.count == 1 && files[0].hasSuffix("-200x100.frame"), "\(files)")
+        #expect(first.stop() == 0)
+
+        let second = try DaemonProcess(layouts: ["still": DaemonProcessTests.staticLayout], startLayout: "still", frameCache: directory,
+                                       sameDirectoryAs: first)
+        #expect(second.logContains("first frame on memory"))
+        #expect(second.log.contains("from the frame cache)"), "\(second.log)")
+        #expect(!second.log.contains("frame cache: wrote"))
+        let c = try cache()
+        let entry = PixelBuffer(width: 200, height: 100)
+        #expect(c.load(directory + "/" + files[0], into: entry.canvas))
+        guard case .success(let layout) = LayoutLoader.load(text: Array(DaemonProcessTests.staticLayout.utf8), file: "still.json") else {
+            Issue.record("layout invalid"); return
+        }
+        let expected = PixelBuffer(width: 200, height: 100)
+        FrameRenderer(layout: layout, outputSize: Size(width: 200, height: 100)).renderFull(at: 0, into: expected.canvas)
+        #expect(entry.pixels == expected.pixels)
+    }
+
+    /// A directory that cannot be written (a read-only root early in boot) is tried again when
+    /// the skeleton is hidden, and then given up with a warning; the daemon carries on.
+    @Test func anUnwritableDirectoryIsTriedAgainAtHide() throws {
+        defer { removeDirectory() }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let notADirectory = directory + "/file"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: notADirectory))
+        let d = try DaemonProcess(frameCache: notADirectory + "/cache")
+        #expect(d.logContains("trying again when the skeleton is hidden"))
+        let c = try d.connect()
+        #expect(c.request(#"{"command": "hide", "transition": {"kind": "none"}}"#)?["hidden"] == true)
+        #expect(d.logContains("<4>frame cache: cannot write \(notADirectory)/cache/"))
+        #expect(c.request(#"{"command": "ping"}"#)?["ok"] == true)
+    }
+
+    @Test func skeletondCacheWritesWhatTheDaemonLooksUp() throws {
+        defer { removeDirectory() }
+        let layouts = directory + "/layouts"
+        try FileManager.default.createDirectory(atPath: layouts, withIntermediateDirectories: true)
+        try DaemonProcessTests.staticLayout.write(toFile: layouts + "/still.json", atomically: true, encoding: .utf8)
+        let skeletond = builtExecutable("skeletond")
+        let made = try runTool(skeletond, ["cache", "--config", directory + "/none.json", "--layouts", layouts, "--layout", "still",
+                                           "--size", "200x100", "--size", "64x48", "--frame-cache", directory + "/cache"])
+        #expect(made.status == 1 && made.err.contains("none.json: cannot read the settings file"), "\(made.err)")
+        try "{}".write(toFile: directory + "/s.json", atomically: true, encoding: .utf8)
+        let ok = try runTool(skeletond, ["cache", "--config", directory + "/s.json", "--layouts", layouts, "--layout", "still",
+                                         "--size", "200x100", "--size", "64x48", "--frame-cache", directory + "/cache"])
+        #expect(ok.status == 0, "\(ok.err)")
+        let written = ok.out.split(separator: "\n").map(String.init)
+        #expect(written.count == 2 && written[0].hasSuffix("-200x100.frame") && written[1].hasSuffix("-64x48.frame"), "\(ok.out)")
+        let d = try DaemonProcess(layouts: ["still": DaemonProcessTests.staticLayout], startLayout: "still", frameCache: directory + "/cache")
+        #expect(d.logContains("first frame on memory"))
+        #expect(d.log.contains("from the frame cache)"), "the daemon finds what `skeletond cache` wrote: \(d.log)")
+        let missing = try runTool(skeletond, ["cache", "--config", directory + "/s.json", "--layouts", layouts, "--layout", "gone",
+                                              "--size", "200x100", "--frame-cache", directory + "/cache"])
+        #expect(missing.status == 1)
+        #expect(missing.err.contains("skeletond cache: start layout \"gone\": no layout named \"gone\""), "\(missing.err)")
+        let noSize = try runTool(skeletond, ["cache", "--config", directory + "/s.json"])
+        #expect(noSize.status == 64 && noSize.err.contains("--size"), "\(noSize.err)")
+    }
+}

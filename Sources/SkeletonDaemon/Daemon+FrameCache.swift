@@ -21,18 +21,17 @@ extension Daemon {
         for compositor in compositors {
             let output = compositor.output
             let path = cache.path(layoutName: layoutName, layoutText: layoutText, size: output.size)
-            let loaded = output.canPresent && cache.load(path, into: output.shadow)
-            // The shadow may hold part of a damaged entry: the next frame is drawn whole.
+            // The shadow does not hold this frame: the next one is drawn whole.
             compositor.invalidate()
-            guard loaded else {
-                frameCacheWrites.append(FrameCacheWrite(output: output.name, path: path))
-                continue
-            }
             do {
-                if try output.present(damage: [PixelRect(x: 0, y: 0, width: output.size.width, height: output.size.height)]) { shown += 1 }
+                if try output.presentWhole({ cache.load(path, into: $0) }) {
+                    shown += 1
+                    continue
+                }
             } catch {
                 logger.error("present on \(output.name): \(error)")
             }
+            frameCacheWrites.append(FrameCacheWrite(output: output.name, path: path))
         }
         if shown > 0 && shown == compositors.count { logFirstFrame(on: display, from: "the frame cache") }
     }
@@ -46,7 +45,7 @@ extension Daemon {
             return
         }
         // A directory that cannot be made shows up as the failure to write into it.
-        try? SystemCalls.makeDirectory(cache.directory, mode: 0o755)
+        try? SystemCalls.makeDirectories(cache.directory, mode: 0o755)
         var failed: [FrameCacheWrite] = []
         for write in frameCacheWrites {
             guard let compositor = compositors.first(where: { $0.output.name == write.output }) else { continue }
@@ -73,5 +72,6 @@ extension Daemon {
         let age = SystemCalls.processAgeSeconds().map { "\(JSONValue.formatNumber(($0 * 1000).rounded())) ms after process start" }
         let details = [age, source.map { "from \($0)" }].compactMap { $0 }.joined(separator: ", ")
         logger.info("first frame on \(display.backendName)\(details.isEmpty ? "" : " (\(details))")")
+        logger.releaseHeldLines()
     }
 }

@@ -4,6 +4,7 @@ extension Daemon {
     public static func main(flags: RunFlags, provider: any DisplayProvider) -> Int32 {
         let source = flags.settingsSource
         let logger = Logger()
+        logger.holdRoutineLines()
         let settings: Settings
         switch source.load() {
         case .success(let s): settings = s

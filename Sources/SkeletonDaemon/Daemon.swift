@@ -182,6 +182,7 @@ public final class Daemon {
         }
         socket?.close()
         logger.info("stopped")
+        logger.releaseHeldLines()
     }
 
     // MARK: The loop
@@ -223,6 +224,8 @@ public final class Daemon {
         if let d = displayDeadline { deadline = min(deadline ?? d, d) }
         if display == nil, let r = displayRetry { deadline = min(deadline ?? r, r) }
         try? SystemCalls.armTimer(timerFD, at: deadline)
+        // Start-up's routine lines wait for the first frame, but never for the loop to sleep.
+        logger.releaseHeldLines()
         pollOnce()
     }
 

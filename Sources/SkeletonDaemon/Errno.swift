@@ -22,5 +22,4 @@ public struct Errno: Error, Sendable, Equatable, CustomStringConvertible {
 
     public static let interrupted: Int32 = EINTR
     public static let wouldBlock: Int32 = EAGAIN
-    public static let exists: Int32 = EEXIST
 }

@@ -19,10 +19,10 @@ extension FrameCache {
         }
         guard let source = store.source(of: start) else { return .failure(DaemonError("start layout \"\(start)\": cannot read it")) }
         do {
-            try SystemCalls.makeDirectory(cache.directory, mode: 0o755)
-        } catch where error.rawValue != Errno.exists {
-            return .failure(DaemonError("cannot create \(cache.directory): \(error.text)"))
-        } catch {}
+            try SystemCalls.makeDirectories(cache.directory, mode: 0o755)
+        } catch {
+            return .failure(DaemonError("cannot create \(cache.directory): \(error)"))
+        }
         var written: [String] = []
         for size in sizes {
             let frame = PixelBuffer(size: size)

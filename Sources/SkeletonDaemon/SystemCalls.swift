@@ -94,6 +94,15 @@ enum SystemCalls {
         if Glibc.mkdir(path, mode_t(mode)) < 0 && errno != EEXIST { throw Errno.current("mkdir \(path)") }
     }
 
+    /// mkdir(2) of the directory and of any missing parent (`mkdir -p`).
+    static func makeDirectories(_ path: String, mode: UInt32) throws(Errno) {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            try makeDirectory(prefix, mode: mode)
+        }
+    }
+
     static func signalDescriptor() throws(Errno) -> Int32 {
         try retryingOnInterrupt("signalfd") { sk_signalfd() }
     }

@@ -14,9 +14,21 @@ public protocol DisplayOutput: AnyObject {
     /// Makes the shadow's `damage` visible; false when the frame could not be shown now (the
     /// caller draws again at the next chance).
     func present(damage: [PixelRect]) throws(DisplayError) -> Bool
+    /// Shows a whole frame that `write` puts (writing only) straight into what goes on screen,
+    /// past the shadow; the next `present` must then cover the whole output. False when the
+    /// output cannot do that now or `write` failed.
+    func presentWhole(_ write: (Canvas) -> Bool) throws(DisplayError) -> Bool
     var framesPresented: Int { get }
     /// Facts for `status`: mode, CRTC, flips pending.
     var statusFields: [String: JSONValue] { get }
+}
+
+extension DisplayOutput {
+    /// Through the shadow, for outputs with nothing faster.
+    public func presentWhole(_ write: (Canvas) -> Bool) throws(DisplayError) -> Bool {
+        guard canPresent, write(shadow) else { return false }
+        return try present(damage: [shadow.bounds])
+    }
 }
 
 /// All outputs of one backend, and the backend's own lifecycle.

@@ -128,6 +128,20 @@ public final class DRMOutput: DisplayOutput {
         return true
     }
 
+    /// The first frame after the mode set, written straight into the buffer the mode was set
+    /// on (a frame cache entry read from its file): no pass through the shadow, whose pages
+    /// are not even touched yet. Both buffers are then stale, so the next frames copy whole.
+    public func presentWhole(_ write: (Canvas) -> Bool) throws(DisplayError) -> Bool {
+        guard canPresent, !modeSet else { return false }
+        try setMode()
+        let target = buffers[front]
+        let written = write(target.canvas)
+        markDirty(target)
+        bufferCurrent = [false, false]
+        if written { framesPresented += 1 }
+        return written
+    }
+
     /// The flip event arrived: the back buffer is on screen.
     func flipCompleted() {
         guard flipPending else { return }

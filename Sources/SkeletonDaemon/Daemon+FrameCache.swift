@@ -15,8 +15,9 @@ extension Daemon {
 
     /// Puts each output's cached frame of the start layout on screen; the outputs without one
     /// are remembered, to be written once their first frame is drawn.
-    func showCachedFrames(_ cache: FrameCache, layoutName: String, layoutText: [UInt8]) {
-        guard let display else { return }
+    func showCachedStartFrames(_ reference: String) {
+        guard let display, let cache = frameCache, let source = store.source(of: reference) else { return }
+        let (layoutName, layoutText) = source
         var shown = 0
         for compositor in compositors {
             let output = compositor.output

@@ -102,7 +102,10 @@ public final class Daemon {
 
     // MARK: Start and stop
 
-    /// Opens the socket and the display, shows the start layout, and tells systemd we are ready.
+    /// Opens the display, puts the start layout's first frame on it, listens on the socket,
+    /// and tells systemd we are ready. The first frame comes before the socket: clients are
+    /// ordered after READY=1, or connect to systemd's socket (which queues them) with the
+    /// socket unit; what `create` would refuse (a live daemon on the path) is refused first.
     public func start() throws(DaemonError) {
         mark("daemon created")
         do {
@@ -115,21 +118,31 @@ public final class Daemon {
             socket = activated
             logger.info("using the control socket passed by systemd (\(settings.socketPath))")
         } else {
-            socket = try ControlSocket.create(path: settings.socketPath, mode: settings.socketMode, group: settings.socketGroup)
-            logger.info("listening on \(settings.socketPath)")
+            try ControlSocket.checkAvailable(path: settings.socketPath, group: settings.socketGroup)
         }
-        mark("socket listening")
         openDisplay()
         mark("display open")
-        if let start = settings.startLayout {
-            if SystemCalls.fileExists(hiddenMarkerPath) {
-                // Restarted (Restart=on-failure) after the app took over: showing the skeleton
-                // again would cover the app. The marker lives in /run, so a new boot shows it.
-                logger.notice("the skeleton was hidden before this daemon started (\(hiddenMarkerPath)); not showing \(start)")
-            } else {
-                showAtStart(start)
+        var startLayout = settings.startLayout
+        if let start = startLayout, SystemCalls.fileExists(hiddenMarkerPath) {
+            // Restarted (Restart=on-failure) after the app took over: showing the skeleton
+            // again would cover the app. The marker lives in /run, so a new boot shows it.
+            logger.notice("the skeleton was hidden before this daemon started (\(hiddenMarkerPath)); not showing \(start)")
+            startLayout = nil
+        }
+        if let start = startLayout {
+            showCachedStartFrames(start)
+            if !firstFrameLogged {
+                showStartLayout(start)
+                if display != nil { drawFrame(at: clock.now, moving: session.isMoving(at: clock.now)) }
             }
         }
+        if socket == nil {
+            socket = try ControlSocket.create(path: settings.socketPath, mode: settings.socketMode, group: settings.socketGroup)
+            logger.info("listening on \(settings.socketPath)")
+            mark("socket listening")
+        }
+        // After a frame from the cache, the layout is parsed now, with the socket up.
+        if let start = startLayout, session.look == nil { showStartLayout(start) }
         mark("start layout loaded")
         SystemdNotifier().notify(["READY": "1", "STATUS": readinessStatus], logger: logger)
     }
@@ -147,20 +160,21 @@ public final class Daemon {
         return "\(session.state.rawValue); \(display?.backendName ?? "no display"): \(outputs)"
     }
 
-    func showAtStart(_ reference: String) {
-        let source = frameCache.flatMap { cache in store.source(of: reference).map { (cache, $0) } }
-        if let (cache, source) = source { showCachedFrames(cache, layoutName: source.name, layoutText: source.text) }
+    func showStartLayout(_ reference: String) {
         let loaded: (name: String, layout: Layout)
+        var fromFile = true
         switch store.load(reference) {
         case .success(let l): loaded = l
         case .failure(let error):
             logger.error("start layout \"\(reference)\": \(error.message)")
             logger.warning("showing the built-in default layout instead")
             loaded = LayoutStore.builtin
+            fromFile = false
         }
         let look = SkeletonLook(layoutName: loaded.name, layout: loaded.layout)
         _ = session.show(look, delay: 0, transition: .none, now: clock.now)
-        if source?.1.name == loaded.name && !frameCacheWrites.isEmpty { startLook = look } else { frameCacheWrites = [] }
+        // Frame cache entries are keyed on the file, so a broken one's fallback is not cached.
+        if fromFile && !frameCacheWrites.isEmpty { startLook = look } else { frameCacheWrites = [] }
         didAppear()
     }
 
@@ -212,6 +226,10 @@ public final class Daemon {
             drawFrame(at: now, moving: moving)
             resolveWaiters()
         }
+        if firstFrameLogged && !frameCacheWrites.isEmpty && !frameCacheWriteTried {
+            frameCacheWriteTried = true
+            writeFrameCache(lastChance: false)
+        }
         if !session.isMoving(at: now) && !needsDraw { nextFrame = nil }
         var deadline = nextFrame
         // A frame held back by a pending flip is drawn when the flip event wakes the loop; an
@@ -256,10 +274,6 @@ public final class Daemon {
             return
         }
         if !firstFrameLogged { logFirstFrame(on: display, from: nil) }
-        if !frameCacheWrites.isEmpty && !frameCacheWriteTried {
-            frameCacheWriteTried = true
-            writeFrameCache(lastChance: false)
-        }
         needsDraw = !allPresented
         framesDrawn += 1
         frameTimes.append(now)

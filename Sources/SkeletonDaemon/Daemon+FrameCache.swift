@@ -25,7 +25,7 @@ extension Daemon {
             // The shadow does not hold this frame: the next one is drawn whole.
             compositor.invalidate()
             do {
-                if try output.presentWhole({ cache.load(path, into: $0) }) {
+                if let entry = cache.entry(path, size: output.size), try output.presentWhole({ entry.read(into: $0) }) {
                     shown += 1
                     continue
                 }

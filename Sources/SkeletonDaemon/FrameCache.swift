@@ -36,28 +36,53 @@ public struct FrameCache: Sendable {
         return "\(directory)/\(hash.hex)-\(size.width)x\(size.height).frame"
     }
 
+    /// The entry at `path` when it is there, whole, and of `size`: checked before anything is
+    /// put on screen, so that a miss never sets a mode.
+    public func entry(_ path: String, size: Size) -> Entry? {
+        guard let fd = try? SystemCalls.openForReading(path) else { return nil }
+        let entry = Entry(fd: fd, size: size)
+        guard let fileSize = try? SystemCalls.fileSize(fd), fileSize == Self.headerSize + size.width * size.height * 4 else { return nil }
+        var header = [UInt8](repeating: 0, count: Self.headerSize)
+        guard (try? header.withUnsafeMutableBytes { try SystemCalls.readFully(fd, into: $0) }) == true,
+              header == Self.header(width: size.width, height: size.height) else { return nil }
+        return entry
+    }
+
     /// Reads an entry into `canvas`; false when it is missing, of another size, or damaged
     /// (the canvas may then hold part of it: the caller draws the frame instead).
     public func load(_ path: String, into canvas: Canvas) -> Bool {
-        guard let fd = try? SystemCalls.openForReading(path) else { return false }
-        defer { SystemCalls.close(fd) }
-        let rowBytes = canvas.width * 4
-        guard let size = try? SystemCalls.fileSize(fd), size == Self.headerSize + rowBytes * canvas.height else { return false }
-        var header = [UInt8](repeating: 0, count: Self.headerSize)
-        guard (try? header.withUnsafeMutableBytes { try SystemCalls.readFully(fd, into: $0) }) == true,
-              header == Self.header(width: canvas.width, height: canvas.height) else { return false }
-        do {
-            if canvas.stride == canvas.width {
-                return try SystemCalls.readFully(fd, into: UnsafeMutableRawBufferPointer(start: canvas.base, count: rowBytes * canvas.height))
-            }
-            for y in 0..<canvas.height {
-                guard try SystemCalls.readFully(fd, into: UnsafeMutableRawBufferPointer(start: canvas.row(y), count: rowBytes)) else {
-                    return false
+        entry(path, size: Size(width: canvas.width, height: canvas.height))?.read(into: canvas) ?? false
+    }
+
+    /// An open, checked entry whose pixels are next in its file.
+    public final class Entry {
+        private let fd: Int32
+        let size: Size
+
+        init(fd: Int32, size: Size) {
+            self.fd = fd
+            self.size = size
+        }
+
+        deinit { SystemCalls.close(fd) }
+
+        /// Reads the pixels into `canvas` (of the entry's size, any stride), writing only.
+        public func read(into canvas: Canvas) -> Bool {
+            guard canvas.width == size.width && canvas.height == size.height else { return false }
+            let rowBytes = canvas.width * 4
+            do {
+                if canvas.stride == canvas.width {
+                    return try SystemCalls.readFully(fd, into: UnsafeMutableRawBufferPointer(start: canvas.base, count: rowBytes * canvas.height))
                 }
+                for y in 0..<canvas.height {
+                    guard try SystemCalls.readFully(fd, into: UnsafeMutableRawBufferPointer(start: canvas.row(y), count: rowBytes)) else {
+                        return false
+                    }
+                }
+                return true
+            } catch {
+                return false
             }
-            return true
-        } catch {
-            return false
         }
     }
 

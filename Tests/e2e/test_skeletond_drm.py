@@ -14,6 +14,9 @@ boots once and runs, in the guest:
   5. `skeletonctl hide` (no retain): the console that was there before is back;
      `show` again, then `hide --retain`: the last frame stays;
   6. SIGTERM while animating: the saved CRTC (the console) is back, no error in the log.
+The first start of each boot finds no frame cache, draws, and writes the cache entry. One more
+boot (bochs) starts with an entry prepared on the host by `skeletond cache`, as an image builder
+would: the daemon shows it before parsing the layout, and it equals the render.
 Screenshots and logs go to build/e2e/skeletond/<device>/ (never committed).
 """
 
@@ -22,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -78,9 +82,10 @@ wait_for_line /tmp/mm.log '^@@RESTORED' 10 || fail "the C reference did not rest
 
 export SWIFT_DETERMINISTIC_HASHING=1
 spawn /tmp/d.log /bin/skeletond run --config /etc/skeletond.json --layouts /layouts --layout solid \
-    --backend drm --log-level debug
+    --backend drm --log-level debug --frame-cache /var/cache/skeletond
 sd=$SPAWNED_PID
 wait_for_line /tmp/d.log 'first frame on drm' 30 || fail "skeletond drew no frame"
+wait_for_line /tmp/d.log 'frame cache: wrote' 30 || fail "skeletond wrote no frame cache entry"
 ctl ping || fail "no ping"
 echo "@@STATUS $(ctl status --json)"
 shot solid
@@ -172,6 +177,104 @@ def run_late_display(c: Checker) -> None:
     d = png.compare(shot, expected, diff_path=out / "diff-late.png")
     print(f"  once the card appeared, vs render --tint {TINT}: {d}")
     c.check("late display: the skeleton appears with the update sent while waiting", d.ok, str(d))
+
+
+CACHED_GUEST = r"""
+spawn /tmp/mm.log /bin/minimal-modeset --color 0x3498db
+mm=$SPAWNED_PID
+wait_for_line /tmp/mm.log '^@@FIRST_FRAME_US' 30 || fail "the C reference drew nothing"
+kill -TERM "$mm"; wait "$mm"
+wait_for_line /tmp/mm.log '^@@RESTORED' 10 || fail "the C reference did not restore the CRTC"
+export SWIFT_DETERMINISTIC_HASHING=1
+spawn /tmp/d.log /bin/skeletond run --config /etc/skeletond.json --layouts /layouts --layout solid \
+    --backend drm --log-level debug --frame-cache /var/cache/skeletond
+sd=$SPAWNED_PID
+wait_for_line /tmp/d.log 'first frame on drm' 30 || fail "skeletond drew no frame"
+/bin/skeletonctl --socket /run/skeletond/control.sock ping || fail "no ping"
+shot cached
+kill -TERM "$sd"; wait "$sd"; echo "@@SKELETOND_EXIT $?"
+"""
+
+
+def read_frame_entry(path: Path) -> png.Image:
+    """A frame cache entry (`SKFRAME1`, width, height, XRGB8888 rows) as an RGB image."""
+    data = path.read_bytes()
+    assert data[:8] == b"SKFRAME1", f"{path}: not a frame cache entry"
+    width, height = int.from_bytes(data[8:12], "little"), int.from_bytes(data[12:16], "little")
+    pixels = data[16:]
+    assert len(pixels) == width * height * 4, f"{path}: {len(pixels)} bytes of pixels for {width}x{height}"
+    rgb = bytearray(width * height * 3)
+    rgb[0::3] = pixels[2::4]
+    rgb[1::3] = pixels[1::4]
+    rgb[2::3] = pixels[0::4]
+    return png.Image(width, height, 3, bytes(rgb))
+
+
+def run_cached_start(c: Checker, c_binary: Path) -> dict:
+    """A boot whose frame cache was prepared on the host (`skeletond cache`, with the same static
+    executable): the daemon shows the entry before it parses the layout."""
+    out = OUT / "cached-start"
+    out.mkdir(parents=True, exist_ok=True)
+    layouts = out / "layouts"
+    layouts.mkdir(exist_ok=True)
+    (layouts / "solid.json").write_text(json.dumps(SOLID))
+    (out / "settings.json").write_text("{}")
+    cache = out / "cache"
+    shutil.rmtree(cache, ignore_errors=True)
+    size = (1024, 768)
+    made = subprocess.run([str(STATIC / "skeletond"), "cache", "--config", str(out / "settings.json"), "--layouts", str(layouts),
+                           "--layout", "solid", "--size", f"{size[0]}x{size[1]}", "--frame-cache", str(cache)],
+                          capture_output=True, text=True)
+    entries = sorted(cache.glob("*.frame"))
+    c.check("cached start: `skeletond cache` wrote an entry on the host", made.returncode == 0 and len(entries) == 1,
+            made.stderr)
+    if not entries:
+        return {}
+    expected = host_render(layouts / "solid.json", size, out / "expected.png")
+    d = png.compare(read_frame_entry(entries[0]), expected, diff_path=out / "diff-entry.png")
+    print(f"  cache entry {entries[0].name} vs render {size[0]}x{size[1]}: {d}")
+    c.check("cached start: the entry equals `skeletond render`", d.ok, str(d))
+    files = {
+        "/bin/skeletond": (STATIC / "skeletond", 0o755),
+        "/bin/skeletonctl": (STATIC / "skeletonctl", 0o755),
+        "/bin/minimal-modeset": (c_binary, 0o755),
+        "/layouts/solid.json": layouts / "solid.json",
+        "/etc/skeletond.json": b"{}",
+        f"/var/cache/skeletond/{entries[0].name}": entries[0],
+    }
+    print("== cached start: -device VGA,xres=1024,yres=768, with the entry prepared on the host")
+    r = qemu_harness.run(device="VGA", extra_device_args="xres=1024,yres=768", guest_files=files, guest_script=CACHED_GUEST,
+                         out_dir=out, name="cached-start", timeout=240, append="vt.global_cursor_default=0")
+    log = r["serial_log"]
+    (out / "serial.txt").write_text(log)
+    c.check("cached start: guest script ran to the end", r["ok"], "; ".join(r.get("errors", [])) + f" (log {out}/serial.txt)")
+    c.check("cached start: the first frame came from the frame cache", "from the frame cache)" in log)
+    c.check("cached start: the entry was not written again", "frame cache: wrote" not in log)
+    if "cached" in r["screenshots"]:
+        d = png.compare(png.read(r["screenshots"]["cached"]), expected, diff_path=out / "diff-cached.png")
+        print(f"  screen vs render: {d}")
+        c.check("cached start: the screen equals the render", d.ok, str(d))
+    else:
+        c.check("cached start: screenshot taken", False)
+    errors = [l for l in log.splitlines() if l.startswith("<3>")]
+    c.check("cached start: no error in the daemon's log", not errors, "; ".join(errors[:3]))
+    figures = start_up_figures(log)
+    print(f"  process start to first frame (10 ms grain): C reference (a mode set and one fill) "
+          f"{figures.get('c_first_frame_ms')} ms, skeletond from the frame cache {figures.get('skeletond_first_frame_ms')} ms")
+    print(f"  skeletond start-up steps: {'; '.join(re.findall(r'start-up: (.*)', log))}")
+    return figures
+
+
+def start_up_figures(log: str) -> dict:
+    """Process start to first frame, in ms: the C reference's and skeletond's (10 ms grain)."""
+    figures = {}
+    m = re.search(r"@@FIRST_FRAME_SINCE_EXEC_US (\d+)", log)
+    if m:
+        figures["c_first_frame_ms"] = int(m.group(1)) / 1000
+    m = re.search(r"first frame on drm \((\d+) ms after process start", log)
+    if m:
+        figures["skeletond_first_frame_ms"] = int(m.group(1))
+    return figures
 
 
 def host_render(layout: Path, size: tuple[int, int], out: Path, *extra: str) -> png.Image:
@@ -288,13 +391,9 @@ def run_case(name: str, c: Checker, c_binary: Path) -> dict:
     errors = [l for l in log.splitlines() if l.startswith("<3>")]
     c.check(f"{name}: no error in the daemon's log", not errors, "; ".join(errors[:3]))
 
-    figures = {}
-    m = re.search(r"@@FIRST_FRAME_SINCE_EXEC_US (\d+)", log)
-    if m:
-        figures["c_first_frame_ms"] = int(m.group(1)) / 1000
-    m = re.search(r"first frame on drm \((\d+) ms after process start\)", log)
-    if m:
-        figures["skeletond_first_frame_ms"] = int(m.group(1))
+    c.check(f"{name}: the first start found no cache entry and wrote one",
+            "first frame on drm (" in log and "from the frame cache" not in log and "frame cache: wrote" in log)
+    figures = start_up_figures(log)
     breakdown = "; ".join(re.findall(r"start-up: (.*)", log))
     print(f"  process start to first frame (10 ms grain): C reference (a mode set and one fill) "
           f"{figures.get('c_first_frame_ms')} ms, skeletond {figures.get('skeletond_first_frame_ms')} ms")
@@ -316,6 +415,7 @@ def main() -> int:
         run_case(name, c, c_binary)
     if not options.device:
         run_late_display(c)
+        run_cached_start(c, c_binary)
     print(f"{c.passed} passed, {c.failed} failed")
     return 0 if c.failed == 0 else 1
 

@@ -69,10 +69,10 @@ def main() -> int:
     (OUT / "layouts").mkdir(parents=True, exist_ok=True)
     (OUT / "layouts" / "solid.json").write_text(json.dumps(SOLID))
     (OUT / "settings.json").write_text("{}")
-    cache = OUT / "cache"
-    subprocess.run([str(STATIC / "skeletond"), "cache", "--config", str(OUT / "settings.json"), "--layouts", str(OUT / "layouts"),
-                    "--layout", "solid", "--size", "1024x768", "--frame-cache", str(cache)], check=True, capture_output=True)
-    entry = sorted(cache.glob("*1024x768.frame"))[-1]
+    made = subprocess.run([str(STATIC / "skeletond"), "cache", "--config", str(OUT / "settings.json"), "--layouts", str(OUT / "layouts"),
+                           "--layout", "solid", "--size", "1024x768", "--frame-cache", str(OUT / "cache")],
+                          check=True, capture_output=True, text=True)
+    entry = Path(made.stdout.strip())
     c_binary = build_c_program()
     rows = {False: [], True: []}
     for i in range(options.boots):

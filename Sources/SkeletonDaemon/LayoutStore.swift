@@ -40,7 +40,9 @@ public final class LayoutStore {
         return (name, text)
     }
 
-    private func isFilePath(_ reference: String) -> Bool { reference.contains("/") || reference.hasSuffix(".json") }
+    private func isFilePath(_ reference: String) -> Bool {
+        reference.utf8.contains(UInt8(ascii: "/")) || reference.utf8.reversed().starts(with: "nosj.".utf8)
+    }
 
     private func location(of reference: String) -> Result<(name: String, path: String), ProtocolError> {
         if isFilePath(reference) { return .success((LayoutLoader.stem(of: reference), reference)) }

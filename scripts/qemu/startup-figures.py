@@ -37,7 +37,7 @@ wait_for_line /tmp/mm.log '^@@FIRST_FRAME_US' 30 || fail "the C reference drew n
 kill -TERM "$mm"; wait "$mm"
 export SWIFT_DETERMINISTIC_HASHING=1
 spawn /tmp/d.log /bin/skeletond run --config /etc/skeletond.json --layouts /layouts --layout solid \
-    --backend drm --log-level debug --frame-cache /var/cache/skeletond
+    --backend drm --log-level info --frame-cache /var/cache/skeletond
 wait_for_line /tmp/d.log 'first frame on drm' 30 || fail "skeletond drew no frame"
 """
 

@@ -144,17 +144,19 @@ enum DRMCalls {
         return skdrm_mode_refresh_millihertz(&m)
     }
 
-    /// The card nodes under /dev/dri, sorted.
+    /// The card nodes under /dev/dri (`cardN`), in the order of N (card2 before card10).
     static func cardPaths(directory: String = "/dev/dri") -> [String] {
         guard let dir = opendir(directory) else { return [] }
         defer { closedir(dir) }
-        var names: [String] = []
+        var cards: [(number: Int, path: String)] = []
         while let entry = readdir(dir) {
             let name = withUnsafePointer(to: entry.pointee.d_name) {
                 $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
             }
-            if name.hasPrefix("card") { names.append(directory + "/" + name) }
+            if name.utf8.starts(with: "card".utf8), let number = Int(name.dropFirst(4)) {
+                cards.append((number, directory + "/" + name))
+            }
         }
-        return names.sorted()
+        return cards.sorted { $0.number < $1.number }.map(\.path)
     }
 }

@@ -86,8 +86,18 @@ public struct FrameCache: Sendable {
         }
     }
 
-    /// Writes `canvas` as the entry at `path` (atomically: a reader sees no half-written entry).
+    /// Writes `canvas` as the entry at `path` (atomically: a reader sees no half-written entry)
+    /// and removes the other entries of that size, left by older layouts or executables, so
+    /// the cache holds one frame per output size and never grows past that.
     public func store(_ path: String, from canvas: Canvas) throws(Errno) {
+        try write(path, from: canvas)
+        let suffix = "-\(canvas.width)x\(canvas.height).frame"
+        for name in SystemCalls.directoryEntries(directory) where name.hasSuffix(suffix) && directory + "/" + name != path {
+            try? SystemCalls.unlink(directory + "/" + name)
+        }
+    }
+
+    private func write(_ path: String, from canvas: Canvas) throws(Errno) {
         let header = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.headerSize, alignment: 8)
         defer { header.deallocate() }
         header.copyBytes(from: Self.header(width: canvas.width, height: canvas.height))

@@ -80,6 +80,23 @@ struct FrameCacheTests {
         #expect(!c.load(path, into: canvas), "a truncated file")
     }
 
+    /// One entry per output size: a new layout's entry replaces the old one of its size.
+    @Test func theCacheKeepsOneEntryPerSize() throws {
+        defer { removeDirectory() }
+        let c = try cache()
+        let small = PixelBuffer(width: 4, height: 4), large = PixelBuffer(width: 8, height: 4)
+        let old = c.path(layoutName: "a", layoutText: Array("1".utf8), size: Size(width: 4, height: 4))
+        let new = c.path(layoutName: "a", layoutText: Array("2".utf8), size: Size(width: 4, height: 4))
+        let other = c.path(layoutName: "a", layoutText: Array("1".utf8), size: Size(width: 8, height: 4))
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: directory + "/notes.txt"))
+        try c.store(old, from: small.canvas)
+        try c.store(other, from: large.canvas)
+        try c.store(new, from: small.canvas)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        let expected = [new, other].map { String($0.split(separator: "/").last!) } + ["notes.txt"]
+        #expect(names == expected.sorted())
+    }
+
     @Test func theSettingsKey() throws {
         guard case .success(let s) = Settings.parse(Array(#"{"frameCache": "/srv/cache"}"#.utf8), file: "s.json") else {
             Issue.record("rejected"); return

@@ -44,6 +44,7 @@ extension Daemon {
         waitAnnounced = false
         needsDraw = true
         for o in d.outputs { logger.info("output \(o.name): \(o.size) (\(d.backendName))") }
+        planFrameCacheWrites(for: d)
     }
 
     func handle(_ event: Session.Event) {

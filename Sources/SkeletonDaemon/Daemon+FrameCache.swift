@@ -16,7 +16,9 @@ extension Daemon {
     /// Puts each output's cached frame of the start layout on screen; the outputs without one
     /// are remembered, to be written once their first frame is drawn.
     func showCachedStartFrames(_ reference: String) {
-        guard let display, let cache = frameCache, let source = store.source(of: reference) else { return }
+        guard let cache = frameCache, let source = store.source(of: reference) else { return }
+        startSource = source
+        guard let display else { return }
         let (layoutName, layoutText) = source
         var shown = 0
         for compositor in compositors {
@@ -35,6 +37,17 @@ extension Daemon {
             frameCacheWrites.append(FrameCacheWrite(output: output.name, path: path))
         }
         if shown > 0 && shown == compositors.count { logFirstFrame(on: display, from: "the frame cache") }
+    }
+
+    /// A display that appeared after the start (a late driver, the memory fallback) had no
+    /// cache to look at: the start layout's frame is written for its outputs that lack one.
+    func planFrameCacheWrites(for display: any Display) {
+        guard startLook != nil, !frameCacheWriteTried, frameCacheWrites.isEmpty, let source = startSource,
+              let cache = frameCache else { return }
+        for output in display.outputs {
+            let path = cache.path(layoutName: source.name, layoutText: source.text, size: output.size)
+            if cache.entry(path, size: output.size) == nil { frameCacheWrites.append(FrameCacheWrite(output: output.name, path: path)) }
+        }
     }
 
     /// Renders the start layout's first frame for each output that missed and writes it. A

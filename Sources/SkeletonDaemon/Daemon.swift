@@ -41,7 +41,9 @@ public final class Daemon {
     var displayRetryInterval = 0.5
     var waitAnnounced = false
     var firstFrameLogged = false
-    /// The start look and the frame-cache entries its start missed, written once a frame is up.
+    /// The start layout's file (the frame cache keys on it), its look, and the frame-cache
+    /// entries its start missed, written once a frame is up.
+    var startSource: (name: String, text: [UInt8])?
     var startLook: SkeletonLook?
     var frameCacheWrites: [FrameCacheWrite] = []
     var frameCacheWriteTried = false
@@ -174,7 +176,12 @@ public final class Daemon {
         let look = SkeletonLook(layoutName: loaded.name, layout: loaded.layout)
         _ = session.show(look, delay: 0, transition: .none, now: clock.now)
         // Frame cache entries are keyed on the file, so a broken one's fallback is not cached.
-        if fromFile && !frameCacheWrites.isEmpty { startLook = look } else { frameCacheWrites = [] }
+        if fromFile && startSource != nil {
+            startLook = look
+        } else {
+            startSource = nil
+            frameCacheWrites = []
+        }
         didAppear()
     }
 

@@ -140,6 +140,17 @@ struct FrameCacheTests {
         #expect(entry.pixels == expected.pixels)
     }
 
+    /// A display that appears after the start (here the memory fallback once the wait for a
+    /// card ran out) gets its entry written too, for the next boot.
+    @Test func aLateDisplayGetsItsEntryWritten() throws {
+        defer { removeDirectory() }
+        let d = try DaemonProcess(layouts: ["still": DaemonProcessTests.staticLayout], startLayout: "still", frameCache: directory,
+                                  extraArguments: ["--backend", "auto", "--device", directory + "/no-such-card", "--display-wait", "0.2"])
+        #expect(d.logContains("drawing into memory"))
+        #expect(d.logContains("frame cache: wrote \(directory)/"), "\(d.log)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix("-200x100.frame") }.count == 1)
+    }
+
     /// A directory that cannot be written (a read-only root early in boot) is tried again when
     /// the skeleton is hidden, and then given up with a warning; the daemon carries on.
     @Test func anUnwritableDirectoryIsTriedAgainAtHide() throws {

@@ -28,30 +28,14 @@ final class ControlSocket {
         return ControlSocket(fd: fd, path: path, ownsFile: false, allowedGroup: group.flatMap(GroupDatabase.gid(of:)))
     }
 
-    /// What `create` would refuse, found without creating anything: an unknown group, another
-    /// daemon answering on the path, a file there that is not a socket.
-    static func checkAvailable(path: String, group: String?) throws(DaemonError) {
-        _ = try groupID(group)
-        if SystemCalls.isSocketFile(path) == true {
-            if let probe = try? SystemCalls.unixConnect(path) {
-                SystemCalls.close(probe)
-                throw DaemonError("another skeletond is already listening on \(path)")
-            }
-        } else if SystemCalls.fileExists(path) {
-            throw DaemonError("\(path) exists and is not a socket; not replacing it")
-        }
-    }
-
-    private static func groupID(_ group: String?) throws(DaemonError) -> UInt32? {
-        guard let group else { return nil }
-        guard let gid = GroupDatabase.gid(of: group) else {
-            throw DaemonError("socket group \"\(group)\" is not in /etc/group (give a numeric gid instead)")
-        }
-        return gid
-    }
-
     static func create(path: String, mode: UInt32, group: String?) throws(DaemonError) -> ControlSocket {
-        let gid = try groupID(group)
+        var gid: UInt32?
+        if let group {
+            guard let g = GroupDatabase.gid(of: group) else {
+                throw DaemonError("socket group \"\(group)\" is not in /etc/group (give a numeric gid instead)")
+            }
+            gid = g
+        }
         if let directoryEnd = path.lastIndex(of: "/"), directoryEnd != path.startIndex {
             let directory = String(path[..<directoryEnd])
             if !SystemCalls.fileExists(directory) {

@@ -53,10 +53,12 @@ extension Daemon {
             reacquireDisplay()
             didAppear()
         case .disappeared(let retained):
-            if !frameCacheWrites.isEmpty { writeFrameCache(lastChance: true) }
             markHidden(true)
             needsDraw = false
             if retained { releaseDisplay(retainingPicture: true) } else { closeDisplay() }
+            // The display is the app's now; the cache entry that could not be written at start
+            // is tried once more (the root is usually writable by then).
+            if !frameCacheWrites.isEmpty { writeFrameCache(lastChance: true) }
         }
     }
 

@@ -5,9 +5,9 @@ import SkeletonRender
 /// The frame cache at start: cached first frames shown before the layout is parsed, and the
 /// entries a start missed written once the first frame is up.
 extension Daemon {
-    /// An entry the start missed: which output, and where its frame goes.
-    struct FrameCacheWrite {
-        var output: String
+    /// An entry the start missed: the output size and where its frame goes.
+    struct FrameCacheWrite: Equatable {
+        var size: Size
         var path: String
     }
 
@@ -34,7 +34,7 @@ extension Daemon {
             } catch {
                 logger.error("present on \(output.name): \(error)")
             }
-            frameCacheWrites.append(FrameCacheWrite(output: output.name, path: path))
+            planFrameCacheWrite(FrameCacheWrite(size: output.size, path: path))
         }
         if shown > 0 && shown == compositors.count { logFirstFrame(on: display, from: "the frame cache") }
     }
@@ -42,32 +42,38 @@ extension Daemon {
     /// A display that appeared after the start (a late driver, the memory fallback) had no
     /// cache to look at: the start layout's frame is written for its outputs that lack one.
     func planFrameCacheWrites(for display: any Display) {
-        guard startLook != nil, !frameCacheWriteTried, frameCacheWrites.isEmpty, let source = startSource,
-              let cache = frameCache else { return }
+        guard startLook != nil, let source = startSource, let cache = frameCache else { return }
         for output in display.outputs {
             let path = cache.path(layoutName: source.name, layoutText: source.text, size: output.size)
-            if cache.entry(path, size: output.size) == nil { frameCacheWrites.append(FrameCacheWrite(output: output.name, path: path)) }
+            if cache.entry(path, size: output.size) == nil {
+                frameCacheWriteTried = false
+                planFrameCacheWrite(FrameCacheWrite(size: output.size, path: path))
+            }
         }
     }
 
-    /// Renders the start layout's first frame for each output that missed and writes it. A
-    /// directory that is not writable yet (a read-only root early in boot) gets a second
-    /// chance when the skeleton is hidden.
+    private func planFrameCacheWrite(_ write: FrameCacheWrite) {
+        if !frameCacheWrites.contains(write) { frameCacheWrites.append(write) }
+    }
+
+    /// Renders the start layout's first frame for each size that missed, with a renderer of
+    /// its own (the outputs' renderers keep their frame state), and writes it. A directory
+    /// that is not writable yet (a read-only root early in boot) gets a second chance when
+    /// the skeleton is hidden, after the display was handed over.
     func writeFrameCache(lastChance: Bool) {
         guard let startLook, let cache = frameCache else {
             frameCacheWrites = []
             return
         }
-        // A directory that cannot be made shows up as the failure to write into it.
-        try? SystemCalls.makeDirectories(cache.directory, mode: 0o755)
         var failed: [FrameCacheWrite] = []
         for write in frameCacheWrites {
-            guard let compositor = compositors.first(where: { $0.output.name == write.output }) else { continue }
-            let frame = PixelBuffer(size: compositor.output.size)
-            compositor.renderer(for: startLook).renderFull(at: 0, into: frame.canvas)
+            let frame = PixelBuffer(size: write.size)
+            FrameRenderer(layout: startLook.layout, outputSize: write.size, overrides: startLook.overrides).renderFull(at: 0, into: frame.canvas)
             do {
+                // A directory that cannot be made shows up as the failure to write into it.
+                try? SystemCalls.makeDirectories(FrameCache.directory(of: write.path), mode: 0o755)
                 try cache.store(write.path, from: frame.canvas)
-                logger.info("frame cache: wrote \(write.path) for \(write.output)")
+                logger.info("frame cache: wrote \(write.path) for \(write.size)")
             } catch {
                 failed.append(write)
                 if lastChance {

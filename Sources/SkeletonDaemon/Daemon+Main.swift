@@ -21,7 +21,6 @@ extension Daemon {
             try daemon.start()
         } catch {
             logger.error("cannot start: \(error)")
-            // The first frame may be up already: put the console back.
             daemon.shutdown()
             return 1
         }

@@ -104,10 +104,10 @@ public final class Daemon {
 
     // MARK: Start and stop
 
-    /// Opens the display, puts the start layout's first frame on it, listens on the socket,
-    /// and tells systemd we are ready. The first frame comes before the socket: clients are
-    /// ordered after READY=1, or connect to systemd's socket (which queues them) with the
-    /// socket unit; what `create` would refuse (a live daemon on the path) is refused first.
+    /// Listens on the socket, opens the display, puts the start layout's first frame on it
+    /// (from the frame cache when it can, before the layout is parsed), and tells systemd we
+    /// are ready. The socket comes first so that anything wrong with it stops the daemon
+    /// before the display is touched.
     public func start() throws(DaemonError) {
         mark("daemon created")
         do {
@@ -120,8 +120,10 @@ public final class Daemon {
             socket = activated
             logger.info("using the control socket passed by systemd (\(settings.socketPath))")
         } else {
-            try ControlSocket.checkAvailable(path: settings.socketPath, group: settings.socketGroup)
+            socket = try ControlSocket.create(path: settings.socketPath, mode: settings.socketMode, group: settings.socketGroup)
+            logger.info("listening on \(settings.socketPath)")
         }
+        mark("socket listening")
         openDisplay()
         mark("display open")
         var startLayout = settings.startLayout
@@ -138,12 +140,7 @@ public final class Daemon {
                 if display != nil { drawFrame(at: clock.now, moving: session.isMoving(at: clock.now)) }
             }
         }
-        if socket == nil {
-            socket = try ControlSocket.create(path: settings.socketPath, mode: settings.socketMode, group: settings.socketGroup)
-            logger.info("listening on \(settings.socketPath)")
-            mark("socket listening")
-        }
-        // After a frame from the cache, the layout is parsed now, with the socket up.
+        // After a frame from the cache, the layout is parsed now.
         if let start = startLayout, session.look == nil { showStartLayout(start) }
         mark("start layout loaded")
         SystemdNotifier().notify(["READY": "1", "STATUS": readinessStatus], logger: logger)
@@ -193,7 +190,8 @@ public final class Daemon {
         shutdown()
     }
 
-    func shutdown() {
+    /// Lets go of the display (the console comes back), the clients and the socket.
+    public func shutdown() {
         for (_, client) in clients { _ = client.writePending(); SystemCalls.close(client.fd) }
         clients.removeAll()
         if let display {

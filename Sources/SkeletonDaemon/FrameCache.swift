@@ -91,10 +91,17 @@ public struct FrameCache: Sendable {
     /// the cache holds one frame per output size and never grows past that.
     public func store(_ path: String, from canvas: Canvas) throws(Errno) {
         try write(path, from: canvas)
+        let directory = Self.directory(of: path)
         let suffix = "-\(canvas.width)x\(canvas.height).frame"
         for name in SystemCalls.directoryEntries(directory) where name.hasSuffix(suffix) && directory + "/" + name != path {
             try? SystemCalls.unlink(directory + "/" + name)
         }
+    }
+
+    /// The directory part of an entry's path.
+    static func directory(of path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
+        return slash == path.utf8.startIndex ? "/" : String(path[..<slash])
     }
 
     private func write(_ path: String, from canvas: Canvas) throws(Errno) {

@@ -36,6 +36,7 @@ public struct RunFlags: Sendable, Equatable {
     public var problem: String? {
         if let maxFPS, !(1...240).contains(maxFPS) { return "--max-fps must be from 1 to 240" }
         if let displayWait, !(0...600).contains(displayWait) { return "--display-wait must be from 0 to 600 seconds" }
+        if frameCache == "" { return "--frame-cache must be a directory or none" }
         return nil
     }
 

@@ -209,8 +209,9 @@ enum SystemCalls {
     /// Writes `parts` to a temporary file beside `path`, then renames it over `path`, so a reader
     /// sees the old file or the whole new one.
     static func writeFileAtomically(_ path: String, _ parts: [UnsafeRawBufferPointer]) throws(Errno) {
-        let temporary = path + ".tmp"
-        let fd = try retryingOnInterrupt("open \(temporary)") { open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+        let temporary = path + ".\(getpid()).tmp"
+        _ = Glibc.unlink(temporary)  // left by a crashed process that had our pid
+        let fd = try retryingOnInterrupt("open \(temporary)") { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
         do {
             for part in parts {
                 var done = 0

@@ -82,14 +82,14 @@ struct FrameCacheStartTests {
         let (first, missed) = try start(in: directory)
         #expect(missed.calls == ["present"], "the first frame is drawn, nothing before it")
         let drawn = missed.screen.pixels
-        _ = first
+        first.shutdown()
         try FileManager.default.createDirectory(atPath: directory + "/cache", withIntermediateDirectories: true)
         let cache = try #require(FrameCache(directory: directory + "/cache"))
         let entry = PixelBuffer(width: 64, height: 32, fill: 0x00FF00)
         let path = cache.path(layoutName: "still", layoutText: Array(DaemonProcessTests.staticLayout.utf8), size: Size(width: 64, height: 32))
         try cache.store(path, from: entry.canvas)
-        try? FileManager.default.removeItem(atPath: directory + "/control.sock")
-        let (_, hit) = try start(in: directory)
+        let (second, hit) = try start(in: directory)
+        defer { second.shutdown() }
         #expect(hit.calls == ["whole"], "the entry is shown; the layout's frame comes from the loop")
         #expect(hit.screen.pixels == entry.pixels)
         #expect(drawn != entry.pixels)

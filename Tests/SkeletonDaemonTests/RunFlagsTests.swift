@@ -13,7 +13,7 @@ struct RunFlagsTests {
         let flags = try #require(RunFlags(bootArguments: [
             "run", "--config", "/etc/s.json", "--socket=/run/s.sock", "--layouts", "/l", "--layout", "feed",
             "--backend", "drm", "--device=/dev/dri/card1", "--size", "800x600", "--snapshot", "/tmp/s.png",
-            "--display-wait", "2.5", "--max-fps=30", "--log-level", "debug",
+            "--display-wait", "2.5", "--max-fps=30", "--log-level", "debug", "--frame-cache", "/var/cache/x",
         ]))
         var expected = RunFlags()
         expected.config = "/etc/s.json"
@@ -27,9 +27,26 @@ struct RunFlagsTests {
         expected.displayWait = 2.5
         expected.maxFPS = 30
         expected.logLevel = .debug
+        expected.frameCache = "/var/cache/x"
         #expect(flags == expected)
         #expect(RunFlags(bootArguments: ["run"]) == RunFlags())
         #expect(RunFlags(bootArguments: ["run", "--socket=a=b"])?.socket == "a=b")
+    }
+
+    /// Every declared long name is one the fast path parses (a name missing from its switch
+    /// would send the daemon through ArgumentParser at every boot).
+    @Test(arguments: RunFlags.longNames)
+    func eachFlagIsParsed(name: String) {
+        let value: String
+        switch name {
+        case "backend": value = "memory"
+        case "size": value = "640x480"
+        case "display-wait", "max-fps": value = "5"
+        case "log-level": value = "debug"
+        default: value = "/x"
+        }
+        #expect(RunFlags(bootArguments: ["run", "--\(name)", value]) != nil)
+        #expect(RunFlags(bootArguments: ["run", "--\(name)", value]) != RunFlags())
     }
 
     @Test func theFlagsChangeTheSettings() throws {
@@ -51,7 +68,7 @@ struct RunFlagsTests {
         ["run", "--socket"], ["run", "--socket", "--layout", "x"], ["run", "--socket", "-x"], ["run", "--layout", "a", "--layout", "b"],
         ["run", "--backend", "fbdev"], ["run", "--size", "800"], ["run", "--max-fps", "0"], ["run", "--max-fps", "sixty"],
         ["run", "--display-wait", "601"], ["run", "--display-wait", "nan"], ["run", "--log-level", "loud"],
-        ["run", "--generate-completion-script", "bash"], ["run", "--experimental-dump-help"],
+        ["run", "--generate-completion-script", "bash"], ["run", "--experimental-dump-help"], ["run", "--frame-cache="],
     ])
     func anythingElseIsLeftToArgumentParser(arguments: [String]) {
         #expect(RunFlags(bootArguments: arguments) == nil)

@@ -13,17 +13,7 @@ struct CacheCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "Settings file (default: \(Settings.defaultPath); a missing default file means built-in defaults).")
-    var config: String?
-
-    @Option(help: "Directory of layout files.")
-    var layouts: String?
-
-    @Option(help: "The start layout: a name of the layouts directory or a file.")
-    var layout: String?
-
-    @Option(name: .customLong("frame-cache"), help: "Directory of the frame cache.")
-    var frameCache: String?
+    @OptionGroup var start: StartOptions
 
     @Option(help: "An output size WxH; repeat for several.")
     var size: [Size]
@@ -34,10 +24,7 @@ struct CacheCommand: ParsableCommand {
 
     func run() throws {
         var flags = RunFlags()
-        flags.config = config
-        flags.layouts = layouts
-        flags.layout = layout
-        flags.frameCache = frameCache
+        start.apply(to: &flags)
         let settings: Settings
         switch flags.settingsSource.load() {
         case .success(let s): settings = s

@@ -8,17 +8,10 @@ struct RunCommand: ParsableCommand {
         abstract: "Run the daemon: open the display, serve the control socket, animate."
     )
 
-    @Option(help: "Settings file (default: \(Settings.defaultPath); a missing default file means built-in defaults).")
-    var config: String?
+    @OptionGroup var start: StartOptions
 
     @Option(help: "Control socket path.")
     var socket: String?
-
-    @Option(help: "Directory of layout files.")
-    var layouts: String?
-
-    @Option(help: "Layout shown at start: a name of the layouts directory or a file; \"none\" shows nothing.")
-    var layout: String?
 
     @Option(help: "Display backend: auto, drm or memory.")
     var backend: Backend?
@@ -41,17 +34,12 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("log-level"), help: "error, warning, notice, info or debug.")
     var logLevel: String?
 
-    @Option(name: .customLong("frame-cache"), help: "Directory of the frame cache (the start layout's first frame per output size), or none.")
-    var frameCache: String?
-
     /// The flags as the daemon takes them; `Skeletond.main()` reads the same from plain
     /// arguments without this type (see `RunFlags(bootArguments:)`).
     var flags: RunFlags {
         var f = RunFlags()
-        f.config = config
+        start.apply(to: &f)
         f.socket = socket
-        f.layouts = layouts
-        f.layout = layout
         f.backend = backend
         f.device = device
         f.size = size
@@ -59,7 +47,6 @@ struct RunCommand: ParsableCommand {
         f.displayWait = displayWait
         f.maxFPS = maxFPS
         f.logLevel = logLevel.flatMap(LogLevel.init(name:))
-        f.frameCache = frameCache
         return f
     }
 

@@ -71,20 +71,30 @@ CASES = {
     "virtio-gpu-pci": ("virtio-gpu-pci", "", None),
 }
 
-GUEST = r"""
-ctl() { /bin/skeletonctl --socket /run/skeletond/control.sock "$@"; }
-shot console
+# The C reference (a mode set and one fill), then skeletond started the same way: each the first
+# program of its kind in the boot, so both start cold, as at a real boot.
+START_BOTH = r"""
 spawn /tmp/mm.log /bin/minimal-modeset --color 0x3498db
 mm=$SPAWNED_PID
 wait_for_line /tmp/mm.log '^@@FIRST_FRAME_US' 30 || fail "the C reference drew nothing"
 kill -TERM "$mm"; wait "$mm"
 wait_for_line /tmp/mm.log '^@@RESTORED' 10 || fail "the C reference did not restore the CRTC"
-
 export SWIFT_DETERMINISTIC_HASHING=1
 spawn /tmp/d.log /bin/skeletond run --config /etc/skeletond.json --layouts /layouts --layout solid \
-    --backend drm --log-level debug --frame-cache /var/cache/skeletond
+    --backend drm --log-level @LEVEL@ --frame-cache /var/cache/skeletond
 sd=$SPAWNED_PID
 wait_for_line /tmp/d.log 'first frame on drm' 30 || fail "skeletond drew no frame"
+"""
+
+
+def start_both(log_level: str = "debug") -> str:
+    return START_BOTH.replace("@LEVEL@", log_level)
+
+
+GUEST = r"""
+ctl() { /bin/skeletonctl --socket /run/skeletond/control.sock "$@"; }
+shot console
+""" + start_both() + r"""
 wait_for_line /tmp/d.log 'frame cache: wrote' 30 || fail "skeletond wrote no frame cache entry"
 ctl ping || fail "no ping"
 echo "@@STATUS $(ctl status --json)"
@@ -179,17 +189,7 @@ def run_late_display(c: Checker) -> None:
     c.check("late display: the skeleton appears with the update sent while waiting", d.ok, str(d))
 
 
-CACHED_GUEST = r"""
-spawn /tmp/mm.log /bin/minimal-modeset --color 0x3498db
-mm=$SPAWNED_PID
-wait_for_line /tmp/mm.log '^@@FIRST_FRAME_US' 30 || fail "the C reference drew nothing"
-kill -TERM "$mm"; wait "$mm"
-wait_for_line /tmp/mm.log '^@@RESTORED' 10 || fail "the C reference did not restore the CRTC"
-export SWIFT_DETERMINISTIC_HASHING=1
-spawn /tmp/d.log /bin/skeletond run --config /etc/skeletond.json --layouts /layouts --layout solid \
-    --backend drm --log-level debug --frame-cache /var/cache/skeletond
-sd=$SPAWNED_PID
-wait_for_line /tmp/d.log 'first frame on drm' 30 || fail "skeletond drew no frame"
+CACHED_GUEST = start_both() + r"""
 /bin/skeletonctl --socket /run/skeletond/control.sock ping || fail "no ping"
 shot cached
 kill -TERM "$sd"; wait "$sd"; echo "@@SKELETOND_EXIT $?"

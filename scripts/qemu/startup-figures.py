@@ -25,21 +25,12 @@ sys.dont_write_bytecode = True
 
 import qemu_harness  # noqa: E402
 from test_minimal_c import build_c_program  # noqa: E402
-from test_skeletond_drm import SOLID, start_up_figures  # noqa: E402
+from test_skeletond_drm import SOLID, start_both, start_up_figures  # noqa: E402
 
 OUT = REPO / "build" / "e2e" / "startup"
 STATIC = REPO / "build" / "static"
 
-GUEST = r"""
-spawn /tmp/mm.log /bin/minimal-modeset --color 0x3498db
-mm=$SPAWNED_PID
-wait_for_line /tmp/mm.log '^@@FIRST_FRAME_US' 30 || fail "the C reference drew nothing"
-kill -TERM "$mm"; wait "$mm"
-export SWIFT_DETERMINISTIC_HASHING=1
-spawn /tmp/d.log /bin/skeletond run --config /etc/skeletond.json --layouts /layouts --layout solid \
-    --backend drm --log-level info --frame-cache /var/cache/skeletond
-wait_for_line /tmp/d.log 'first frame on drm' 30 || fail "skeletond drew no frame"
-"""
+GUEST = start_both(log_level="info")  # the production log level
 
 
 def boot(index: int, cached: bool, c_binary: Path, entry: Path | None) -> dict:

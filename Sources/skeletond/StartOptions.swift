@@ -1,0 +1,26 @@
+import ArgumentParser
+import SkeletonDaemon
+
+/// What `run` and `cache` share: where the settings, the layouts and the frame cache are, and
+/// which layout is shown at start.
+struct StartOptions: ParsableArguments {
+    @Option(help: "Settings file (default: \(Settings.defaultPath); a missing default file means built-in defaults).")
+    var config: String?
+
+    @Option(help: "Directory of layout files.")
+    var layouts: String?
+
+    @Option(help: "Layout shown at start: a name of the layouts directory or a file; \"none\" shows nothing.")
+    var layout: String?
+
+    @Option(name: .customLong("frame-cache"), help: "Directory of the frame cache (the start layout's first frame per output size), or none.")
+    var frameCache: String?
+
+    /// These options on top of `flags`.
+    func apply(to flags: inout RunFlags) {
+        flags.config = config
+        flags.layouts = layouts
+        flags.layout = layout
+        flags.frameCache = frameCache
+    }
+}

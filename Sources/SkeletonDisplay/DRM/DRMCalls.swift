@@ -148,15 +148,13 @@ enum DRMCalls {
     static func cardPaths(directory: String = "/dev/dri") -> [String] {
         guard let dir = opendir(directory) else { return [] }
         defer { closedir(dir) }
-        var cards: [(number: Int, path: String)] = []
+        var numbers: [Int] = []
         while let entry = readdir(dir) {
             let name = withUnsafePointer(to: entry.pointee.d_name) {
                 $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
             }
-            if name.utf8.starts(with: "card".utf8), let number = Int(name.dropFirst(4)) {
-                cards.append((number, directory + "/" + name))
-            }
+            if name.utf8.starts(with: "card".utf8), let number = Int(name.dropFirst(4)) { numbers.append(number) }
         }
-        return cards.sorted { $0.number < $1.number }.map(\.path)
+        return numbers.sorted().map { "\(directory)/card\($0)" }
     }
 }

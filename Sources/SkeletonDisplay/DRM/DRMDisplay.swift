@@ -45,7 +45,7 @@ public final class DRMDisplay: Display {
         defer { drmModeFreeResources(resources) }
         let res = resources.pointee
         var outputs: [DRMOutput] = []
-        var usedCrtcs: Set<UInt32> = []
+        var usedCrtcs: [UInt32] = []
         for i in 0..<Int(res.count_connectors) {
             guard let connector = drmModeGetConnector(fd, res.connectors[i]) else { continue }
             defer { drmModeFreeConnector(connector) }
@@ -57,21 +57,15 @@ public final class DRMDisplay: Display {
                 log("\(path), connector \(name): non-desktop (a headset); skipped")
                 continue
             }
-            let modes = (0..<Int(c.count_modes)).map { c.modes[$0] }
-            let mode: drmModeModeInfo
+            let modes = UnsafeBufferPointer(start: c.modes, count: Int(c.count_modes))
+            let preferred = modes.first { $0.type & UInt32(DRM_MODE_TYPE_PREFERRED) != 0 } ?? modes[0]
+            var mode = preferred
             if let want = options.modes[name] {
-                guard let m = modes.first(where: { Int($0.hdisplay) == want.width && Int($0.vdisplay) == want.height }) else {
+                if let m = modes.first(where: { Int($0.hdisplay) == want.width && Int($0.vdisplay) == want.height }) {
+                    mode = m
+                } else {
                     log("\(path), connector \(name): no mode \(want); using its preferred mode")
-                    mode = modes.first { $0.type & UInt32(DRM_MODE_TYPE_PREFERRED) != 0 } ?? modes[0]
-                    guard let crtc = pickCrtc(fd, connector: c, resources: res, used: usedCrtcs) else { continue }
-                    if let o = try? DRMOutput(device: path, fd: fd, connectorID: c.connector_id, crtcID: crtc, name: name, mode: mode) {
-                        outputs.append(o); usedCrtcs.insert(crtc)
-                    }
-                    continue
                 }
-                mode = m
-            } else {
-                mode = modes.first { $0.type & UInt32(DRM_MODE_TYPE_PREFERRED) != 0 } ?? modes[0]
             }
             guard let crtc = pickCrtc(fd, connector: c, resources: res, used: usedCrtcs) else {
                 log("\(path), connector \(name): no free CRTC; skipped")
@@ -80,7 +74,7 @@ public final class DRMDisplay: Display {
             do {
                 let output = try DRMOutput(device: path, fd: fd, connectorID: c.connector_id, crtcID: crtc, name: name, mode: mode)
                 outputs.append(output)
-                usedCrtcs.insert(crtc)
+                usedCrtcs.append(crtc)
             } catch {
                 log("\(error); connector skipped")
             }
@@ -93,7 +87,7 @@ public final class DRMDisplay: Display {
     }
 
     /// The connector's current CRTC when free, else the first free one its encoders can drive.
-    private static func pickCrtc(_ fd: Int32, connector c: drmModeConnector, resources res: drmModeRes, used: Set<UInt32>) -> UInt32? {
+    private static func pickCrtc(_ fd: Int32, connector c: drmModeConnector, resources res: drmModeRes, used: [UInt32]) -> UInt32? {
         if c.encoder_id != 0, let encoder = drmModeGetEncoder(fd, c.encoder_id) {
             defer { drmModeFreeEncoder(encoder) }
             let crtc = encoder.pointee.crtc_id

@@ -5,8 +5,9 @@ import CLibDRM
 import SkeletonLayout
 import SkeletonRender
 
-/// One connector on its own CRTC: two dumb buffers flipped in turn, a RAM shadow canvas the
-/// frames are drawn in, and only the damaged rectangles copied into the back buffer.
+/// One connector on its own CRTC: two dumb buffers flipped in turn (the second made at the
+/// first flip), a RAM shadow canvas the frames are drawn in, and only the damaged rectangles
+/// copied into the back buffer.
 public final class DRMOutput: DisplayOutput {
     public let name: String
     public let size: Size
@@ -26,6 +27,9 @@ public final class DRMOutput: DisplayOutput {
     /// Handed back (hide): no frames until the display is taken again.
     private(set) var released = false
     private(set) var flipPending = false
+    /// No second buffer could be made (and why): frames are drawn into the one on screen.
+    private var singleBuffered = false
+    private var fallbackReason: String?
     public private(set) var framesPresented = 0
     /// nil until probed; false once DIRTYFB answered "not implemented".
     private var dirtySupported: Bool?
@@ -40,14 +44,9 @@ public final class DRMOutput: DisplayOutput {
         self.mode = mode
         self.size = Size(width: Int(mode.hdisplay), height: Int(mode.vdisplay))
         self.shadowBuffer = PixelBuffer(size: size)
-        for _ in 0..<2 {
-            do {
-                buffers.append(try DumbBuffer(fd: fd, width: size.width, height: size.height, device: device, connector: name))
-            } catch {
-                buffers.forEach { $0.destroy() }
-                throw error
-            }
-        }
+        // The second buffer is made when the first flip needs it (`backBuffer()`): a picture
+        // that never changes never costs it, and the first frame does not wait for it.
+        buffers.append(try DumbBuffer(fd: fd, width: size.width, height: size.height, device: device, connector: name))
         saved = drmModeGetCrtc(fd, crtcID)
     }
 
@@ -95,10 +94,19 @@ public final class DRMOutput: DisplayOutput {
             framesPresented += 1
             return true
         }
-        let target = buffers[back].canvas
+        guard let backBuffer = self.backBuffer() else {
+            // The buffer on screen holds the last frame: this frame's damage brings it up to date.
+            let screen = buffers[front]
+            for rect in PixelRect.coalesce(damage) { screen.canvas.copy(rect, from: shadowBuffer.canvas) }
+            markDirty(screen)
+            lastDamage = damage
+            framesPresented += 1
+            return true
+        }
+        let target = backBuffer.canvas
         let rects = bufferCurrent[back] ? PixelRect.coalesce(damage + lastDamage) : [target.bounds]
         for rect in rects { target.copy(rect, from: shadowBuffer.canvas) }
-        if let code = DRMCalls.pageFlip(fd, crtc: crtcID, framebuffer: buffers[back].framebuffer) {
+        if let code = DRMCalls.pageFlip(fd, crtc: crtcID, framebuffer: backBuffer.framebuffer) {
             switch code {
             case EACCES, EPERM:
                 problem = "lost DRM master on \(device): another program has the display"
@@ -109,7 +117,7 @@ public final class DRMOutput: DisplayOutput {
                 return false
             default:
                 // No page flips on this driver: show the back buffer with a mode set instead.
-                if let setCode = DRMCalls.setCrtc(fd, crtc: crtcID, framebuffer: buffers[back].framebuffer,
+                if let setCode = DRMCalls.setCrtc(fd, crtc: crtcID, framebuffer: backBuffer.framebuffer,
                                                   connector: connectorID, mode: mode) {
                     bufferCurrent = [false, false]
                     let error = DRMCalls.fail(device, name, "drmModePageFlip (\(DRMCalls.describe(code))) and drmModeSetCrtc", setCode)
@@ -117,7 +125,7 @@ public final class DRMOutput: DisplayOutput {
                     throw error
                 }
                 front = back
-                markDirty(buffers[back])
+                markDirty(backBuffer)
             }
         } else {
             flipPending = true
@@ -126,6 +134,20 @@ public final class DRMOutput: DisplayOutput {
         lastDamage = damage
         framesPresented += 1
         return true
+    }
+
+    /// The buffer not on screen, made at the first flip; nil when the driver has no memory
+    /// for it, and the frames then go into the buffer on screen (they may tear).
+    private func backBuffer() -> DumbBuffer? {
+        if buffers.count < 2 && !singleBuffered {
+            do {
+                buffers.append(try DumbBuffer(fd: fd, width: size.width, height: size.height, device: device, connector: name))
+            } catch {
+                singleBuffered = true
+                fallbackReason = "\(error); drawing into the buffer on screen"
+            }
+        }
+        return singleBuffered ? nil : buffers[1 - front]
     }
 
     /// The first frame after the mode set, written straight into the buffer the mode was set
@@ -236,6 +258,7 @@ public final class DRMOutput: DisplayOutput {
             "device": .string(device),
         ]
         if let problem { fields["problem"] = .string(problem) }
+        if let fallbackReason { fields["singleBuffered"] = .string(fallbackReason) }
         return fields
     }
 }

@@ -67,12 +67,10 @@ extension Daemon {
         }
         var failed: [FrameCacheWrite] = []
         for write in frameCacheWrites {
-            let frame = PixelBuffer(size: write.size)
-            FrameRenderer(layout: startLook.layout, outputSize: write.size, overrides: startLook.overrides).renderFull(at: 0, into: frame.canvas)
             do {
                 // A directory that cannot be made shows up as the failure to write into it.
                 try? SystemCalls.makeDirectories(FrameCache.directory(of: write.path), mode: 0o755)
-                try cache.store(write.path, from: frame.canvas)
+                try cache.storeFirstFrame(of: startLook.layout, overrides: startLook.overrides, size: write.size, at: write.path)
                 logger.info("frame cache: wrote \(write.path) for \(write.size)")
             } catch {
                 failed.append(write)

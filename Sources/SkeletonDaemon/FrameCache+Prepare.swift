@@ -1,5 +1,4 @@
 import SkeletonLayout
-import SkeletonRender
 
 extension FrameCache {
     /// `skeletond cache`: writes the start layout's first frame at each output size, as the
@@ -25,10 +24,8 @@ extension FrameCache {
         }
         var written: [String] = []
         for size in sizes {
-            let frame = PixelBuffer(size: size)
-            FrameRenderer(layout: layout, outputSize: size).renderFull(at: 0, into: frame.canvas)
             let path = cache.path(layoutName: source.name, layoutText: source.text, size: size)
-            do { try cache.store(path, from: frame.canvas) } catch {
+            do { try cache.storeFirstFrame(of: layout, size: size, at: path) } catch {
                 return .failure(DaemonError("cannot write \(path): \(error.text)"))
             }
             written.append(path)

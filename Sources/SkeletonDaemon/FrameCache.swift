@@ -109,10 +109,20 @@ public struct FrameCache: Sendable {
         defer { header.deallocate() }
         header.copyBytes(from: Self.header(width: canvas.width, height: canvas.height))
         var parts = [UnsafeRawBufferPointer(header)]
-        for y in 0..<canvas.height {
-            parts.append(UnsafeRawBufferPointer(start: canvas.row(y), count: canvas.width * 4))
+        if canvas.stride == canvas.width {
+            parts.append(UnsafeRawBufferPointer(start: canvas.base, count: canvas.width * canvas.height * 4))
+        } else {
+            for y in 0..<canvas.height { parts.append(UnsafeRawBufferPointer(start: canvas.row(y), count: canvas.width * 4)) }
         }
         try SystemCalls.writeFileAtomically(path, parts)
+    }
+
+    /// Renders `layout`'s first frame (animation time 0) at `size` and stores it at `path`.
+    public func storeFirstFrame(of layout: Layout, overrides: PresentationOverrides = PresentationOverrides(),
+                                size: Size, at path: String) throws(Errno) {
+        let frame = PixelBuffer(size: size)
+        FrameRenderer(layout: layout, outputSize: size, overrides: overrides).renderFull(at: 0, into: frame.canvas)
+        try store(path, from: frame.canvas)
     }
 
     static func header(width: Int, height: Int) -> [UInt8] {

@@ -10,8 +10,14 @@ import SkeletonDisplay
 public final class DRMDisplayProvider: DisplayProvider {
     private var watchFD: Int32?
     private var watching: String?
+    /// Shown from the boot record before the daemon started: the first open adopts it (or
+    /// puts the console back).
+    private var boot: BootDisplay?
+    public private(set) var bootFrameShownAt: Double?
 
-    public init() {}
+    public init(boot: BootDisplay? = nil) {
+        self.boot = boot
+    }
 
     deinit { if let watchFD { close(watchFD) } }
 
@@ -24,6 +30,9 @@ public final class DRMDisplayProvider: DisplayProvider {
     }
 
     public func open(settings: Settings, logger: Logger) throws(DaemonError) -> (any Display)? {
+        let boot = self.boot
+        self.boot = nil
+        defer { boot?.release() }
         if settings.backend == .memory {
             return MemoryDisplay(size: settings.memorySize, snapshotPath: settings.snapshotPath)
         }
@@ -34,7 +43,7 @@ public final class DRMDisplayProvider: DisplayProvider {
         let display: DRMDisplay?
         if let device = settings.device {
             if SystemCalls.fileExists(device) {
-                do { display = try DRMDisplay.open(path: device, options: options, log: log) } catch {
+                do { display = try DRMDisplay.open(path: device, options: options, log: log, boot: boot) } catch {
                     logger.error("\(error)")
                     display = nil
                 }
@@ -42,8 +51,9 @@ public final class DRMDisplayProvider: DisplayProvider {
                 display = nil
             }
         } else {
-            display = DRMDisplay.openFirst(options: options, log: log)
+            display = DRMDisplay.openFirst(options: options, log: log, boot: boot)
         }
+        if let boot, let display, display.path == boot.path, boot.allAdopted { bootFrameShownAt = boot.shownAt }
         if display != nil {
             if let watchFD { close(watchFD) }
             watchFD = nil

@@ -58,7 +58,10 @@ extension Daemon {
             if retained { releaseDisplay(retainingPicture: true) } else { closeDisplay() }
             // The display is the app's now; the cache entry that could not be written at start
             // is tried once more (the root is usually writable by then).
-            if !frameCacheWrites.isEmpty { writeFrameCache(lastChance: true) }
+            if !frameCacheWrites.isEmpty {
+                writeFrameCache(lastChance: true)
+                if bootRecordLocation != nil { settleBootRecord() }
+            }
         }
     }
 

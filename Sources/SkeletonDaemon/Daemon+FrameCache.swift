@@ -19,7 +19,7 @@ extension Daemon {
         guard let cache = frameCache, let source = store.source(of: reference) else { return }
         startSource = source
         guard let display else { return }
-        let (layoutName, layoutText) = source
+        let (layoutName, layoutText, _) = source
         var shown = 0
         for compositor in compositors {
             let output = compositor.output
@@ -84,10 +84,12 @@ extension Daemon {
         frameCacheWrites = lastChance ? [] : failed
     }
 
-    func logFirstFrame(on display: any Display, from source: String?) {
+    /// `shownAt`: when the frame went on screen, if before now (CLOCK_MONOTONIC seconds).
+    func logFirstFrame(on display: any Display, from source: String?, shownAt: Double? = nil) {
         firstFrameLogged = true
         mark("first frame presented")
-        let age = SystemCalls.processAgeSeconds().map { "\(JSONValue.formatNumber(($0 * 1000).rounded())) ms after process start" }
+        let earlier = shownAt.map { max(0, SystemCalls.monotonicSeconds() - $0) } ?? 0
+        let age = SystemCalls.processAgeSeconds().map { "\(JSONValue.formatNumber((($0 - earlier) * 1000).rounded())) ms after process start" }
         let details = [age, source.map { "from \($0)" }].compactMap { $0 }.joined(separator: ", ")
         logger.info("first frame on \(display.backendName)\(details.isEmpty ? "" : " (\(details))")")
         logger.releaseHeldLines()

@@ -43,10 +43,13 @@ public final class Daemon {
     var firstFrameLogged = false
     /// The start layout's file (the frame cache keys on it), its look, and the frame-cache
     /// entries its start missed, written once a frame is up.
-    var startSource: (name: String, text: [UInt8])?
+    var startSource: (name: String, text: [UInt8], path: String?)?
     var startLook: SkeletonLook?
     var frameCacheWrites: [FrameCacheWrite] = []
     var frameCacheWriteTried = false
+    /// Where this start's boot record goes (see `BootRecord`); nil once written or not wanted.
+    public var bootRecordLocation: BootRecord.Location?
+    var pendingBootRecord: BootRecord?
     /// True after the display was handed back (hide); the next appearance takes it again.
     var displayReleased = false
     let debugTree: Bool
@@ -134,7 +137,12 @@ public final class Daemon {
             startLayout = nil
         }
         if let start = startLayout {
-            showCachedStartFrames(start)
+            if let display, let shownAt = provider.bootFrameShownAt {
+                bootRecordLocation = nil
+                logFirstFrame(on: display, from: "the boot record", shownAt: shownAt)
+            } else {
+                showCachedStartFrames(start)
+            }
             if !firstFrameLogged {
                 showStartLayout(start)
                 if display != nil { drawFrame(at: clock.now, moving: session.isMoving(at: clock.now)) }
@@ -235,6 +243,7 @@ public final class Daemon {
             frameCacheWriteTried = true
             writeFrameCache(lastChance: false)
         }
+        if firstFrameLogged && bootRecordLocation != nil { settleBootRecord() }
         if !session.isMoving(at: now) && !needsDraw { nextFrame = nil }
         var deadline = nextFrame
         // A frame held back by a pending flip is drawn when the flip event wakes the loop; an

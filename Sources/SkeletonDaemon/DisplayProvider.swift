@@ -9,6 +9,14 @@ public protocol DisplayProvider: AnyObject {
     /// A descriptor that becomes readable when a display may have appeared (inotify on /dev/dri).
     var watchDescriptor: Int32? { get }
     func drainWatch()
+    /// When the display `open` returned already showed the start layout's first frame, put
+    /// there from the boot record before the daemon started: CLOCK_MONOTONIC seconds it was
+    /// shown at. nil otherwise.
+    var bootFrameShownAt: Double? { get }
+}
+
+extension DisplayProvider {
+    public var bootFrameShownAt: Double? { nil }
 }
 
 /// The memory backend only.

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import SkeletonLayout
 import SkeletonRender
 
@@ -14,7 +17,7 @@ public struct FrameCache: Sendable {
     public let directory: String
     private let executableID: [UInt8]
 
-    static let magic = Array("SKFRAME1".utf8)
+    static let magic: StaticString = "SKFRAME1"
     static let headerSize = 16
 
     /// nil when caching is off (no directory) or this executable has no build id to key on.
@@ -39,13 +42,24 @@ public struct FrameCache: Sendable {
     /// The entry at `path` when it is there, whole, and of `size`: checked before anything is
     /// put on screen, so that a miss never sets a mode.
     public func entry(_ path: String, size: Size) -> Entry? {
-        guard let fd = try? SystemCalls.openForReading(path) else { return nil }
-        let entry = Entry(fd: fd, size: size)
-        guard let fileSize = try? SystemCalls.fileSize(fd), fileSize == Self.headerSize + size.width * size.height * 4 else { return nil }
-        var header = [UInt8](repeating: 0, count: Self.headerSize)
-        guard (try? header.withUnsafeMutableBytes { try SystemCalls.readFully(fd, into: $0) }) == true,
-              header == Self.header(width: size.width, height: size.height) else { return nil }
+        guard let entry = Self.openEntry(path), entry.size == size else { return nil }
         return entry
+    }
+
+    /// The entry at `path` when its header is ours and the file holds all its pixels; its size
+    /// is the header's. Plain reads into the stack: this runs on the boot record's path.
+    static func openEntry(_ path: String) -> Entry? {
+        guard let fd = try? SystemCalls.openForReading(path) else { return nil }
+        var header = (UInt64(0), UInt32(0), UInt32(0))
+        let read = withUnsafeMutableBytes(of: &header) { (try? SystemCalls.readFully(fd, into: $0)) == true }
+        let width = Int(UInt32(littleEndian: header.1)), height = Int(UInt32(littleEndian: header.2))
+        let magicMatches = withUnsafeBytes(of: header.0) { memcmp($0.baseAddress!, magic.utf8Start, 8) == 0 }
+        guard read, magicMatches, width > 0, height > 0,
+              let fileSize = try? SystemCalls.fileSize(fd), fileSize == headerSize + width * height * 4 else {
+            SystemCalls.close(fd)
+            return nil
+        }
+        return Entry(fd: fd, size: Size(width: width, height: height))
     }
 
     /// Reads an entry into `canvas`; false when it is missing, of another size, or damaged
@@ -126,7 +140,7 @@ public struct FrameCache: Sendable {
     }
 
     static func header(width: Int, height: Int) -> [UInt8] {
-        var bytes = magic
+        var bytes = Array(UnsafeBufferPointer(start: magic.utf8Start, count: magic.utf8CodeUnitCount))
         for value in [UInt32(width), UInt32(height)] {
             for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
         }
@@ -139,7 +153,20 @@ public struct FrameCache: Sendable {
 struct FNV1a {
     private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
 
-    mutating func add(_ bytes: [UInt8]) {
+    /// The hash of one field.
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var hash = FNV1a()
+        hash.add(bytes)
+        return hash.value
+    }
+
+    mutating func add(_ bytes: [UInt8]) { bytes.withUnsafeBytes { add($0) } }
+
+    mutating func add(string: StaticString) {
+        add(UnsafeRawBufferPointer(start: string.utf8Start, count: string.utf8CodeUnitCount))
+    }
+
+    mutating func add(_ bytes: UnsafeRawBufferPointer) {
         for byte in bytes {
             value ^= UInt64(byte)
             value &*= 0x0000_0100_0000_01b3

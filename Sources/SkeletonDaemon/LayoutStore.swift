@@ -34,10 +34,10 @@ public final class LayoutStore {
 
     /// The name and the file bytes `reference` stands for, unparsed (the frame cache keys on
     /// them); nil when there is no such file.
-    public func source(of reference: String) -> (name: String, text: [UInt8])? {
-        if reference == BuiltinLayout.name { return (BuiltinLayout.name, Array(BuiltinLayout.text.utf8)) }
+    public func source(of reference: String) -> (name: String, text: [UInt8], path: String?)? {
+        if reference == BuiltinLayout.name { return (BuiltinLayout.name, Array(BuiltinLayout.text.utf8), nil) }
         guard case .success(let (name, path)) = location(of: reference), let text = SystemCalls.readFile(path) else { return nil }
-        return (name, text)
+        return (name, text, path)
     }
 
     private func isFilePath(_ reference: String) -> Bool {

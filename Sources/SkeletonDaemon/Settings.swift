@@ -29,11 +29,12 @@ public struct Settings: Sendable, Equatable {
     public var snapshotPath: String?
     public var logLevel = LogLevel.info
     /// Where the start layout's first frame is kept per output size (see `FrameCache`); nil: no cache.
-    public var frameCacheDirectory: String? = "/var/cache/skeletond"
+    public var frameCacheDirectory: String? = Settings.defaultFrameCacheDirectory
 
     public init() {}
 
     public static let defaultPath = "/etc/skeletond/skeletond.json"
+    public static let defaultFrameCacheDirectory = "/var/cache/skeletond"
 
     /// Reads a settings file; every problem is reported with its JSON path.
     public static func load(path: String) -> Result<Settings, LayoutError> {

@@ -183,6 +183,27 @@ enum SystemCalls {
         return count > 0 ? Array(bytes[0..<Int(count)]) : nil
     }
 
+    /// The build id as `buildID()` finds it, lent to `body` from the stack; nil without one.
+    static func withBuildID<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R? {
+        var bytes: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+        return withUnsafeMutableBytes(of: &bytes) { raw in
+            let count = sk_build_id(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(raw.count))
+            return count > 0 ? body(UnsafeRawBufferPointer(start: raw.baseAddress, count: Int(count))) : nil
+        }
+    }
+
+    /// A whole file of at most `limit` bytes, lent to `body` from memory of its own (no array:
+    /// the boot record's path reads files with this); nil when it cannot be read or is larger.
+    static func withFileBytes<R>(_ path: String, limit: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R? {
+        guard let fd = try? openForReading(path) else { return nil }
+        defer { close(fd) }
+        guard let size = try? fileSize(fd), size <= limit else { return nil }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 1), alignment: 8)
+        defer { buffer.deallocate() }
+        guard (try? readFully(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<size]))) == true else { return nil }
+        return body(UnsafeRawBufferPointer(rebasing: buffer[0..<size]))
+    }
+
     /// open(2) for reading.
     static func openForReading(_ path: String) throws(Errno) -> Int32 {
         try retryingOnInterrupt("open \(path)") { open(path, O_RDONLY | O_CLOEXEC) }

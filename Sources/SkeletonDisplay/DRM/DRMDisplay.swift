@@ -11,7 +11,7 @@ public final class DRMDisplay: Display {
     public let backendName = "drm"
     public let path: String
     let fd: Int32
-    private let drmOutputs: [DRMOutput]
+    public let drmOutputs: [DRMOutput]
     private var released = false
     /// The last release left our frame on screen.
     private var retained = false
@@ -30,8 +30,15 @@ public final class DRMDisplay: Display {
 
     /// Opens `path` and sets the mode on every output; nil when it has no usable output.
     /// `log` receives one line per skipped connector, saying why.
-    public static func open(path: String, options: Options, log: (String) -> Void) throws(DisplayError) -> DRMDisplay? {
-        let fd = try DRMCalls.open(path)
+    /// A `boot` display of the same path hands over its descriptor (DRM master) and the
+    /// outputs this open would drive anyway, with their cached frame on screen; it puts back
+    /// the others.
+    public static func open(path: String, options: Options, log: (String) -> Void, boot: BootDisplay? = nil) throws(DisplayError) -> DRMDisplay? {
+        let adopting = boot?.takeDescriptor(for: path)
+        let fd: Int32
+        if let adopting { fd = adopting } else { fd = try DRMCalls.open(path) }
+        // Whatever happens next, the boot display lets go of what was not adopted.
+        defer { if adopting != nil { boot?.release(closing: false) } }
         guard DRMCalls.supportsDumbBuffers(fd) else {
             DRMCalls.close(fd)
             log("\(path): no dumb buffer support; skipped")
@@ -72,7 +79,9 @@ public final class DRMDisplay: Display {
                 continue
             }
             do {
-                let output = try DRMOutput(device: path, fd: fd, connectorID: c.connector_id, crtcID: crtc, name: name, mode: mode)
+                let output = try DRMOutput(device: path, fd: fd, connectorID: c.connector_id, crtcID: crtc, name: name, mode: mode,
+                                           modeIsPreferred: BootScreen.same(mode, preferred),
+                                           adopting: adopting == nil ? nil : boot?.adopt(connectorID: c.connector_id, crtcID: crtc, mode: mode))
                 outputs.append(output)
                 usedCrtcs.append(crtc)
             } catch {
@@ -105,10 +114,10 @@ public final class DRMDisplay: Display {
     }
 
     /// The first card with a connected output and dumb buffers, or nil when there is none (yet).
-    public static func openFirst(options: Options, log: (String) -> Void) -> DRMDisplay? {
+    public static func openFirst(options: Options, log: (String) -> Void, boot: BootDisplay? = nil) -> DRMDisplay? {
         for path in DRMCalls.cardPaths() {
             do {
-                if let display = try open(path: path, options: options, log: log) { return display }
+                if let display = try open(path: path, options: options, log: log, boot: boot) { return display }
             } catch {
                 log("\(error)")
             }

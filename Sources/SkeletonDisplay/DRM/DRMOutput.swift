@@ -16,6 +16,8 @@ public final class DRMOutput: DisplayOutput {
     let connectorID: UInt32
     let crtcID: UInt32
     let mode: drmModeModeInfo
+    /// The mode is the connector's preferred one (none was asked for, or the one asked for is it).
+    let modeIsPreferred: Bool
     private let shadowBuffer: PixelBuffer
     private var buffers: [DumbBuffer] = []
     /// Whether each buffer holds the frame it last got (a fresh one must be copied whole).
@@ -35,19 +37,35 @@ public final class DRMOutput: DisplayOutput {
     private var dirtySupported: Bool?
     var problem: String?
 
-    init(device: String, fd: Int32, connectorID: UInt32, crtcID: UInt32, name: String, mode: drmModeModeInfo) throws(DisplayError) {
+    /// `adopting`: the buffer a `BootDisplay` set this mode on, holding the cached first frame,
+    /// and the CRTC as it was before (restored at the end, as if this output had set the mode).
+    init(device: String, fd: Int32, connectorID: UInt32, crtcID: UInt32, name: String, mode: drmModeModeInfo,
+         modeIsPreferred: Bool, adopting: (buffer: DumbBuffer, saved: drmModeCrtcPtr?)? = nil) throws(DisplayError) {
         self.device = device
         self.fd = fd
         self.connectorID = connectorID
         self.crtcID = crtcID
         self.name = name
         self.mode = mode
+        self.modeIsPreferred = modeIsPreferred
         self.size = Size(width: Int(mode.hdisplay), height: Int(mode.vdisplay))
         self.shadowBuffer = PixelBuffer(size: size)
+        if let adopting {
+            buffers.append(adopting.buffer)
+            saved = adopting.saved
+            modeSet = true
+            framesPresented = 1
+            return
+        }
         // The second buffer is made when the first flip needs it (`backBuffer()`): a picture
         // that never changes never costs it, and the first frame does not wait for it.
         buffers.append(try DumbBuffer(fd: fd, width: size.width, height: size.height, device: device, connector: name))
         saved = drmModeGetCrtc(fd, crtcID)
+    }
+
+    /// What a boot record needs to bring this output up again before anything else runs.
+    public var bootRecord: (connectorID: UInt32, crtcID: UInt32, modeBytes: [UInt8], modeIsPreferred: Bool) {
+        (connectorID, crtcID, withUnsafeBytes(of: mode) { Array($0) }, modeIsPreferred)
     }
 
     public var shadow: Canvas { shadowBuffer.canvas }

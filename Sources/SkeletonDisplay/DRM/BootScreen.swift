@@ -1,0 +1,106 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLibDRM
+import SkeletonLayout
+import SkeletonRender
+
+/// One output as a previous start recorded it (connector, CRTC, mode), brought up by
+/// `BootDisplay` with its cached first frame; `DRMOutput` adopts its buffer later.
+///
+/// The outputs of a boot display are a linked list, not an array: an array of a class would
+/// make the Swift runtime instantiate generic metadata, which is most of what a start costs on
+/// a slow boot CPU, and nothing of that kind runs before the first frame.
+public final class BootScreen {
+    public static let modeByteCount = MemoryLayout<drmModeModeInfo>.size
+
+    let connectorID: UInt32
+    let crtcID: UInt32
+    let mode: drmModeModeInfo
+    /// The mode was the connector's preferred one, so it must still be (another monitor).
+    let modeIsPreferred: Bool
+    /// Writes the cached frame into the buffer on screen; false when it could not.
+    private let writeFrame: (Canvas) -> Bool
+    public let next: BootScreen?
+
+    var buffer: DumbBuffer?
+    var saved: drmModeCrtcPtr?
+    var adopted = false
+
+    /// nil when `modeBytes` is not a mode (of this libdrm's layout).
+    public init?(connectorID: UInt32, crtcID: UInt32, modeBytes: UnsafeRawBufferPointer, modeIsPreferred: Bool,
+                 next: BootScreen?, writeFrame: @escaping (Canvas) -> Bool) {
+        guard modeBytes.count == Self.modeByteCount, let base = modeBytes.baseAddress else { return nil }
+        self.connectorID = connectorID
+        self.crtcID = crtcID
+        self.mode = base.loadUnaligned(as: drmModeModeInfo.self)
+        self.modeIsPreferred = modeIsPreferred
+        self.next = next
+        self.writeFrame = writeFrame
+    }
+
+    public var size: Size { Size(width: Int(mode.hdisplay), height: Int(mode.vdisplay)) }
+
+    /// The connector is still connected and offers the mode (still as its preferred one when
+    /// it was chosen for that): what `DRMDisplay.open` would pick today.
+    func isCurrent(_ fd: Int32) -> Bool {
+        guard let connector = drmModeGetConnector(fd, connectorID) else { return false }
+        defer { drmModeFreeConnector(connector) }
+        let c = connector.pointee
+        guard c.connection == DRM_MODE_CONNECTED, c.count_modes > 0, let modes = c.modes else { return false }
+        var preferred: Int?
+        var offered = false
+        for i in 0..<Int(c.count_modes) {
+            if preferred == nil && modes[i].type & UInt32(DRM_MODE_TYPE_PREFERRED) != 0 { preferred = i }
+            if Self.same(modes[i], mode) { offered = true }
+        }
+        return modeIsPreferred ? Self.same(modes[preferred ?? 0], mode) : offered
+    }
+
+    /// Creates the buffer, sets the mode on it, then writes the frame (bochs wipes a buffer
+    /// drawn before the mode set). False when the mode could not be set; a frame that could
+    /// not be read whole leaves the screen as it is until the daemon draws.
+    func show(_ fd: Int32, device: String) -> Bool {
+        guard let buffer = try? DumbBuffer(fd: fd, width: Int(mode.hdisplay), height: Int(mode.vdisplay),
+                                           device: device, connector: "boot") else { return false }
+        self.buffer = buffer
+        saved = drmModeGetCrtc(fd, crtcID)
+        guard DRMCalls.setCrtc(fd, crtc: crtcID, framebuffer: buffer.framebuffer, connector: connectorID, mode: mode) == nil else {
+            release(fd)
+            return false
+        }
+        _ = writeFrame(buffer.canvas)
+        _ = DRMCalls.dirty(fd, framebuffer: buffer.framebuffer)
+        return true
+    }
+
+    /// Puts the saved CRTC back (the console) and destroys the buffer, unless adopted.
+    func release(_ fd: Int32) {
+        guard !adopted else { return }
+        if let buffer {
+            if let saved, saved.pointee.mode_valid != 0 {
+                var connector = connectorID
+                var savedMode = saved.pointee.mode
+                _ = drmModeSetCrtc(fd, saved.pointee.crtc_id, saved.pointee.buffer_id, saved.pointee.x, saved.pointee.y,
+                                   &connector, 1, &savedMode)
+            }
+            buffer.destroy()
+            self.buffer = nil
+        }
+        if let saved { drmModeFreeCrtc(saved) }
+        saved = nil
+    }
+
+    /// Hands the buffer and the saved CRTC to an output driving the same connector, CRTC and mode.
+    func adopt(connectorID: UInt32, crtcID: UInt32, mode: drmModeModeInfo) -> (buffer: DumbBuffer, saved: drmModeCrtcPtr?)? {
+        guard !adopted, let buffer, connectorID == self.connectorID, crtcID == self.crtcID, Self.same(mode, self.mode) else {
+            return nil
+        }
+        adopted = true
+        return (buffer, saved)
+    }
+
+    static func same(_ a: drmModeModeInfo, _ b: drmModeModeInfo) -> Bool {
+        withUnsafeBytes(of: a) { x in withUnsafeBytes(of: b) { y in memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
+    }
+}

@@ -101,24 +101,33 @@ public struct BootRecord: Equatable, Sendable {
     /// was; nil (the screen untouched) otherwise.
     public static func show(_ location: Location) -> BootDisplay? {
         SystemCalls.withFileBytes(location.path, limit: maximumFileSize) { bytes -> BootDisplay? in
-            var reader = BootRecordReader(bytes)
-            guard reader.magic(magic), let marker = reader.string(), !SystemCalls.fileExists(marker),
-                  let layoutPath = reader.string(), let layoutHash = reader.uint64(),
-                  layoutPath.isEmpty || SystemCalls.withFileBytes(layoutPath, limit: 1 << 24, { FNV1a.hash($0) }) == layoutHash,
-                  let device = reader.string(), let count = reader.uint32(), count > 0 && count <= 16 else { return nil }
-            var screens: BootScreen?
-            for _ in 0..<count {
-                guard let connector = reader.uint32(), let crtc = reader.uint32(), let preferred = reader.uint32(),
-                      let mode = reader.bytes(), let framePath = reader.string(), let frame = FrameCache.openEntry(framePath),
-                      let screen = BootScreen(connectorID: connector, crtcID: crtc, modeBytes: mode, modeIsPreferred: preferred != 0,
-                                              next: screens, writeFrame: { frame.read(into: $0) }),
-                      frame.size == screen.size else { return nil }
-                screens = screen
-            }
-            guard reader.atEnd, let screens else { return nil }
+            guard let (device, screens) = screens(bytes) else { return nil }
             return BootDisplay.show(path: device, screens: screens)
         } ?? nil
     }
+
+    /// The record's device and outputs (a list, last first) when everything it names checks out.
+    public static func screens(_ bytes: UnsafeRawBufferPointer) -> (device: String, screens: BootScreen)? {
+        var reader = BootRecordReader(bytes)
+        guard reader.magic(magic), let marker = reader.string(), !SystemCalls.fileExists(marker),
+              let layoutPath = reader.string(), let layoutHash = reader.uint64(),
+              layoutPath.isEmpty || SystemCalls.withFileBytes(layoutPath, limit: 1 << 24, { FNV1a.hash($0) }) == layoutHash,
+              let device = reader.string(), let count = reader.uint32(), count > 0 && count <= 16 else { return nil }
+        var screens: BootScreen?
+        for _ in 0..<count {
+            guard let connector = reader.uint32(), let crtc = reader.uint32(), let preferred = reader.uint32(),
+                  let mode = reader.bytes(), let framePath = reader.string(), let frame = FrameCache.openEntry(framePath),
+                  let screen = BootScreen(connectorID: connector, crtcID: crtc, modeBytes: mode, modeIsPreferred: preferred != 0,
+                                          next: screens, writeFrame: { frame.read(into: $0) }),
+                  frame.size == screen.size else { return nil }
+            screens = screen
+        }
+        guard reader.atEnd, let screens else { return nil }
+        return (device, screens)
+    }
+
+    /// The hash a record keeps of its layout file's bytes.
+    public static func layoutHash(_ text: [UInt8]) -> UInt64 { text.withUnsafeBytes { FNV1a.hash($0) } }
 
     /// The file's bytes.
     public var encoded: [UInt8] {

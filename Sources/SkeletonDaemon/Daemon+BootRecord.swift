@@ -42,6 +42,6 @@ extension Daemon {
                                      framePath: cache.path(layoutName: source.name, layoutText: source.text, size: output.size))
         }
         return BootRecord(hiddenMarkerPath: hiddenMarkerPath, layoutPath: source.path,
-                          layoutHash: source.text.withUnsafeBytes { FNV1a.hash($0) }, devicePath: drm.path, outputs: outputs)
+                          layoutHash: BootRecord.layoutHash(source.text), devicePath: drm.path, outputs: outputs)
     }
 }

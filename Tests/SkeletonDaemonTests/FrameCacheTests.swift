@@ -123,6 +123,9 @@ struct FrameCacheTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: directory)
         #expect(files.count == 1 && files[0].hasSuffix("-200x100.frame"), "\(files)")
         #expect(first.stop() == 0)
+        // Memory has no display to bring up before the settings are read: no boot record.
+        #expect(!first.log.contains("boot record"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).count == 1)
 
         let second = try DaemonProcess(layouts: ["still": DaemonProcessTests.staticLayout], startLayout: "still", frameCache: directory,
                                        sameDirectoryAs: first)

@@ -14,15 +14,18 @@ boots once and runs, in the guest:
   5. `skeletonctl hide` (no retain): the console that was there before is back;
      `show` again, then `hide --retain`: the last frame stays;
   6. SIGTERM while animating: the saved CRTC (the console) is back, no error in the log.
-The first start of each boot finds no frame cache, draws, and writes the cache entry. One more
-boot (bochs) starts with an entry prepared on the host by `skeletond cache`, as an image builder
-would: the daemon shows it before parsing the layout, and it equals the render.
+The first start of each boot finds no frame cache, draws, and writes the cache entry and its
+boot record (printed to the host). Two more boots (bochs) start with an entry prepared on the
+host by `skeletond cache`, as an image builder would: the first shows it before parsing the
+layout; the second also has the boot record the bochs boot wrote, and shows the entry before it
+reads its settings. Either way the screen equals the render.
 Screenshots and logs go to build/e2e/skeletond/<device>/ (never committed).
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import re
 import shutil
@@ -91,11 +94,25 @@ def start_both(log_level: str = "debug") -> str:
     return START_BOTH.replace("@LEVEL@", log_level)
 
 
+# After a start without a boot record: waits for the one it writes and prints it for the host.
+PRINT_BOOT_RECORD = r"""
+wait_for_line /tmp/d.log 'boot record: wrote' 30 || fail "skeletond wrote no boot record"
+for f in /var/cache/skeletond/*.boot; do echo "@@BOOT_RECORD $(basename "$f") $(base64 "$f" | tr -d '\n')"; done
+"""
+
+
+def boot_record(log: str) -> tuple[str, bytes] | None:
+    """The boot record a guest printed (PRINT_BOOT_RECORD): its file name and bytes."""
+    m = re.search(r"@@BOOT_RECORD (\S+\.boot) (\S+)", log)
+    return (m.group(1), base64.b64decode(m.group(2))) if m else None
+
+
 GUEST = r"""
 ctl() { /bin/skeletonctl --socket /run/skeletond/control.sock "$@"; }
 shot console
 """ + start_both() + r"""
 wait_for_line /tmp/d.log 'frame cache: wrote' 30 || fail "skeletond wrote no frame cache entry"
+""" + PRINT_BOOT_RECORD + r"""
 ctl ping || fail "no ping"
 echo "@@STATUS $(ctl status --json)"
 shot solid
@@ -210,9 +227,10 @@ def read_frame_entry(path: Path) -> png.Image:
     return png.Image(width, height, 3, bytes(rgb))
 
 
-def run_cached_start(c: Checker, c_binary: Path) -> dict:
-    """A boot whose frame cache was prepared on the host (`skeletond cache`, with the same static
-    executable): the daemon shows the entry before it parses the layout."""
+def run_cached_start(c: Checker, c_binary: Path, record: tuple[str, bytes] | None) -> dict:
+    """Boots whose frame cache was prepared on the host (`skeletond cache`, with the same static
+    executable): the daemon shows the entry before it parses the layout; with the boot record a
+    bochs boot wrote (`record`), before it reads its settings."""
     out = OUT / "cached-start"
     out.mkdir(parents=True, exist_ok=True)
     layouts = out / "layouts"
@@ -242,26 +260,41 @@ def run_cached_start(c: Checker, c_binary: Path) -> dict:
         "/etc/skeletond.json": b"{}",
         f"/var/cache/skeletond/{entries[0].name}": entries[0],
     }
-    print("== cached start: -device VGA,xres=1024,yres=768, with the entry prepared on the host")
-    r = qemu_harness.run(device="VGA", extra_device_args="xres=1024,yres=768", guest_files=files, guest_script=CACHED_GUEST,
-                         out_dir=out, name="cached-start", timeout=240, append="vt.global_cursor_default=0")
-    log = r["serial_log"]
-    (out / "serial.txt").write_text(log)
-    c.check("cached start: guest script ran to the end", r["ok"], "; ".join(r.get("errors", [])) + f" (log {out}/serial.txt)")
-    c.check("cached start: the first frame came from the frame cache", "from the frame cache)" in log)
-    c.check("cached start: the entry was not written again", "frame cache: wrote" not in log)
-    if "cached" in r["screenshots"]:
-        d = png.compare(png.read(r["screenshots"]["cached"]), expected, diff_path=out / "diff-cached.png")
-        print(f"  screen vs render: {d}")
-        c.check("cached start: the screen equals the render", d.ok, str(d))
-    else:
-        c.check("cached start: screenshot taken", False)
-    errors = [l for l in log.splitlines() if l.startswith("<3>")]
-    c.check("cached start: no error in the daemon's log", not errors, "; ".join(errors[:3]))
-    figures = start_up_figures(log)
-    print(f"  process start to first frame (10 ms grain): C reference (a mode set and one fill) "
-          f"{figures.get('c_first_frame_ms')} ms, skeletond from the frame cache {figures.get('skeletond_first_frame_ms')} ms")
-    print(f"  skeletond start-up steps: {'; '.join(re.findall(r'start-up: (.*)', log))}")
+    figures = {}
+    for label, source in (("cached start", "the frame cache"), ("boot record start", "the boot record")):
+        if source == "the boot record":
+            if record is None:
+                c.check(f"{label}: a boot record from the bochs boot", False, "the bochs case wrote none")
+                break
+            files[f"/var/cache/skeletond/{record[0]}"] = record[1]
+        print(f"== {label}: -device VGA,xres=1024,yres=768, with the entry prepared on the host"
+              + (" and the boot record of the bochs boot" if record and source == "the boot record" else ""))
+        case = out / ("with-frame-cache" if source == "the frame cache" else "with-boot-record")
+        r = qemu_harness.run(device="VGA", extra_device_args="xres=1024,yres=768", guest_files=files, guest_script=CACHED_GUEST,
+                             out_dir=case, name=label.replace(" ", "-"), timeout=240, append="vt.global_cursor_default=0")
+        log = r["serial_log"]
+        (case / "serial.txt").write_text(log)
+        c.check(f"{label}: guest script ran to the end", r["ok"], "; ".join(r.get("errors", [])) + f" (log {case}/serial.txt)")
+        c.check(f"{label}: the first frame came from {source}", f"from {source})" in log)
+        c.check(f"{label}: the entry was not written again", "frame cache: wrote" not in log)
+        if source == "the frame cache":
+            c.check(f"{label}: the boot record was written", "boot record: wrote" in log)
+        else:
+            c.check(f"{label}: the boot record was not written again", "boot record: wrote" not in log)
+        if "cached" in r["screenshots"]:
+            d = png.compare(png.read(r["screenshots"]["cached"]), expected, diff_path=case / "diff-cached.png")
+            print(f"  screen vs render: {d}")
+            c.check(f"{label}: the screen equals the render", d.ok, str(d))
+        else:
+            c.check(f"{label}: screenshot taken", False)
+        errors = [l for l in log.splitlines() if l.startswith("<3>")]
+        c.check(f"{label}: no error in the daemon's log", not errors, "; ".join(errors[:3]))
+        exit_line = re.search(r"@@SKELETOND_EXIT (\d+)", log)
+        c.check(f"{label}: skeletond exited 0 on SIGTERM", exit_line is not None and exit_line.group(1) == "0")
+        figures[source] = start_up_figures(log)
+        print(f"  process start to first frame (10 ms grain): C reference (a mode set and one fill) "
+              f"{figures[source].get('c_first_frame_ms')} ms, skeletond from {source} {figures[source].get('skeletond_first_frame_ms')} ms")
+        print(f"  skeletond start-up steps: {'; '.join(re.findall(r'start-up: (.*)', log))}")
     return figures
 
 
@@ -393,7 +426,12 @@ def run_case(name: str, c: Checker, c_binary: Path) -> dict:
 
     c.check(f"{name}: the first start found no cache entry and wrote one",
             "first frame on drm (" in log and "from the frame cache" not in log and "frame cache: wrote" in log)
+    record = boot_record(log)
+    c.check(f"{name}: the first start wrote a boot record", record is not None and record[1].startswith(b"SKBOOT01"),
+            "no @@BOOT_RECORD line" if record is None else f"{record[0]} starts {record[1][:8]!r}")
     figures = start_up_figures(log)
+    if record:
+        figures["boot_record"] = record
     breakdown = "; ".join(re.findall(r"start-up: (.*)", log))
     print(f"  process start to first frame (10 ms grain): C reference (a mode set and one fill) "
           f"{figures.get('c_first_frame_ms')} ms, skeletond {figures.get('skeletond_first_frame_ms')} ms")
@@ -411,11 +449,12 @@ def main() -> int:
             return 1
     c = Checker()
     c_binary = build_c_program()
+    records = {}
     for name in options.device or list(CASES):
-        run_case(name, c, c_binary)
+        records[name] = run_case(name, c, c_binary).get("boot_record")
     if not options.device:
         run_late_display(c)
-        run_cached_start(c, c_binary)
+        run_cached_start(c, c_binary, records.get("VGA"))
     print(f"{c.passed} passed, {c.failed} failed")
     return 0 if c.failed == 0 else 1
 

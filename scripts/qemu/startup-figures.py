@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Process start to first frame under QEMU (bochs, 1024x768), over several boots: the C
 reference (a mode set and one fill) and skeletond, each the first program of its kind in its
-boot (cold, as at a real boot), with and without a frame cache entry prepared by
-`skeletond cache`. Prints each boot's figures and the medians with their ratios.
+boot (cold, as at a real boot), in three cases: no cache (a first boot), a frame cache entry
+prepared by `skeletond cache` (an image builder's), and that entry with the boot record a
+previous boot wrote (every boot after the first). Prints each boot's figures and the medians
+with their ratios.
 
     python3 scripts/qemu/startup-figures.py [--boots 5]
 
@@ -25,32 +27,40 @@ sys.dont_write_bytecode = True
 
 import qemu_harness  # noqa: E402
 from test_minimal_c import build_c_program  # noqa: E402
-from test_skeletond_drm import SOLID, start_both, start_up_figures  # noqa: E402
+from test_skeletond_drm import PRINT_BOOT_RECORD, SOLID, boot_record, start_both, start_up_figures  # noqa: E402
 
 OUT = REPO / "build" / "e2e" / "startup"
 STATIC = REPO / "build" / "static"
 
-GUEST = start_both(log_level="info")  # the production log level
+GUEST = start_both(log_level="info") + PRINT_BOOT_RECORD  # the production log level
+
+# What the log says the first frame came from, per case.
+CASES = {"no cache": None, "frame cache": "the frame cache", "boot record": "the boot record"}
 
 
-def boot(index: int, cached: bool, c_binary: Path, entry: Path | None) -> dict:
+def boot(index: int, case: str, c_binary: Path, entry: Path, record: tuple[str, bytes] | None) -> tuple[dict, tuple[str, bytes] | None]:
     files = {
         "/bin/skeletond": (STATIC / "skeletond", 0o755),
         "/bin/minimal-modeset": (c_binary, 0o755),
         "/layouts/solid.json": OUT / "layouts" / "solid.json",
         "/etc/skeletond.json": b"{}",
     }
-    if cached and entry:
+    if case != "no cache":
         files[f"/var/cache/skeletond/{entry.name}"] = entry
-    name = f"{'cached' if cached else 'uncached'}-{index}"
-    r = qemu_harness.run(device="VGA", extra_device_args="xres=1024,yres=768", guest_files=files, guest_script=GUEST,
+    if case == "boot record" and record:
+        files[f"/var/cache/skeletond/{record[0]}"] = record[1]
+    # A start from the boot record writes none: nothing to wait for.
+    script = GUEST if case != "boot record" else start_both(log_level="info")
+    name = f"{case.replace(' ', '-')}-{index}"
+    r = qemu_harness.run(device="VGA", extra_device_args="xres=1024,yres=768", guest_files=files, guest_script=script,
                          out_dir=OUT / name, name=name, timeout=240, append="vt.global_cursor_default=0")
     if not r["ok"]:
         raise SystemExit(f"{name}: {r['errors']} (see {OUT / name})")
-    figures = start_up_figures(r["serial_log"])
-    if cached != ("from the frame cache" in r["serial_log"]):
-        raise SystemExit(f"{name}: the frame cache was {'not ' if cached else ''}used")
-    return figures
+    log = r["serial_log"]
+    source = CASES[case]
+    if source and f"from {source})" not in log or not source and "first frame on drm (" not in log:
+        raise SystemExit(f"{name}: the first frame did not come from {source or 'a draw'} (see {OUT / name})")
+    return start_up_figures(log), boot_record(log)
 
 
 def main() -> int:
@@ -65,20 +75,22 @@ def main() -> int:
                           check=True, capture_output=True, text=True)
     entry = Path(made.stdout.strip())
     c_binary = build_c_program()
-    rows = {False: [], True: []}
+    rows: dict[str, list[dict]] = {case: [] for case in CASES}
+    record = None
     for i in range(options.boots):
-        for cached in (False, True):
-            f = boot(i, cached, c_binary, entry)
-            rows[cached].append(f)
-            print(f"boot {i + 1} {'cached  ' if cached else 'uncached'}: C {f['c_first_frame_ms']:.0f} ms, "
-                  f"skeletond {f['skeletond_first_frame_ms']} ms, ratio {f['skeletond_first_frame_ms'] / f['c_first_frame_ms']:.2f}",
-                  flush=True)
-    for cached in (False, True):
-        c = statistics.median(f["c_first_frame_ms"] for f in rows[cached])
-        s = statistics.median(f["skeletond_first_frame_ms"] for f in rows[cached])
-        ratios = sorted(f["skeletond_first_frame_ms"] / f["c_first_frame_ms"] for f in rows[cached])
-        print(f"median {'from the frame cache' if cached else 'no frame cache      '}: C {c:.0f} ms, skeletond {s:.0f} ms, "
-              f"ratio of medians {s / c:.2f} (per boot {ratios[0]:.2f} to {ratios[-1]:.2f})")
+        for case in CASES:
+            f, written = boot(i, case, c_binary, entry, record)
+            # Every start after the first writes the same record: the first one's is kept.
+            record = record or written
+            rows[case].append(f)
+            print(f"boot {i + 1} {case:11}: C {f['c_first_frame_ms']:.0f} ms, skeletond {f['skeletond_first_frame_ms']} ms, "
+                  f"ratio {f['skeletond_first_frame_ms'] / f['c_first_frame_ms']:.2f}", flush=True)
+    for case in CASES:
+        c = statistics.median(f["c_first_frame_ms"] for f in rows[case])
+        s = statistics.median(f["skeletond_first_frame_ms"] for f in rows[case])
+        ratios = sorted(f["skeletond_first_frame_ms"] / f["c_first_frame_ms"] for f in rows[case])
+        print(f"median, {case:11}: C {c:.0f} ms, skeletond {s:.0f} ms, ratio of medians {s / c:.2f} "
+              f"(per boot {ratios[0]:.2f} to {ratios[-1]:.2f})")
     return 0
 
 

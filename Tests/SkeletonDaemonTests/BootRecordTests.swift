@@ -1,0 +1,151 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#endif
+import Foundation
+import SkeletonDaemon
+import SkeletonDisplay
+import SkeletonLayout
+import SkeletonRender
+import Testing
+
+/// The boot record: where a start looks for it (before anything is parsed), its file format,
+/// and every check that sends a start the usual way instead of replaying a stale record.
+struct BootRecordTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("boot-record-\(UUID().uuidString.prefix(8))").path
+
+    init() throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    func removeDirectory() { try? FileManager.default.removeItem(atPath: directory) }
+
+    /// `BootRecord.location` for these arguments (argv without the program name), as C strings.
+    func location(_ arguments: [String]) -> BootRecord.Location? {
+        let strings = arguments.map { strdup($0) }
+        defer { strings.forEach { free($0) } }
+        return strings.withUnsafeBufferPointer { BootRecord.location(arguments: $0) }
+    }
+
+    /// A drmModeModeInfo's bytes with only its size set (hdisplay at 4, vdisplay at 14).
+    func modeBytes(width: UInt16, height: UInt16) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: BootScreen.modeByteCount)
+        bytes[4] = UInt8(width & 0xFF); bytes[5] = UInt8(width >> 8)
+        bytes[14] = UInt8(height & 0xFF); bytes[15] = UInt8(height >> 8)
+        return bytes
+    }
+
+    @Test func onlyRunLooksForARecordAndItsNameFollowsArgumentsAndSettings() throws {
+        defer { removeDirectory() }
+        let settings = directory + "/settings.json"
+        try "{}".write(toFile: settings, atomically: true, encoding: .utf8)
+        let cache = directory + "/cache"
+        #expect(location(["render", "x.json"]) == nil)
+        #expect(location([]) == nil)
+        #expect(location(["run", "--frame-cache", "none"]) == nil)
+        #expect(location(["run", "--frame-cache=relative/dir"]) == nil)
+        #expect(location(["run"])?.directory == Settings.defaultFrameCacheDirectory)
+
+        let base = try #require(location(["run", "--config", settings, "--frame-cache", cache]))
+        #expect(base.directory == cache)
+        #expect(base.path.hasPrefix(cache + "/") && base.path.hasSuffix(".boot"))
+        #expect(location(["run", "--config", settings, "--frame-cache", cache]) == base)
+        #expect(location(["run", "--config=\(settings)", "--frame-cache=\(cache)"])?.directory == cache)
+        // Other arguments, or other settings bytes: another record.
+        let others = [
+            location(["run", "--config", settings, "--frame-cache", cache, "--layout", "other"]),
+            location(["run", "--config", settings + ".missing", "--frame-cache", cache]),
+        ]
+        try "{\"logLevel\": \"debug\"}".write(toFile: settings, atomically: true, encoding: .utf8)
+        let edited = location(["run", "--config", settings, "--frame-cache", cache])
+        #expect(Set((others + [edited]).compactMap { $0?.path } + [base.path]).count == 4)
+    }
+
+    /// A record of one 7x3 output whose layout and frame entry are on disk.
+    func writeRecordAndFiles(layoutText: String = "{\"name\": \"x\"}") throws -> BootRecord {
+        let layout = directory + "/x.json"
+        try layoutText.write(toFile: layout, atomically: true, encoding: .utf8)
+        let cache = try #require(FrameCache(directory: directory))
+        let frame = PixelBuffer(width: 7, height: 3, fill: 0x123456)
+        try cache.store(directory + "/x-7x3.frame", from: frame.canvas)
+        let hash = BootRecord.layoutHash(Array(layoutText.utf8))
+        return BootRecord(hiddenMarkerPath: directory + "/hidden", layoutPath: layout, layoutHash: hash, devicePath: "/dev/dri/card7",
+                          outputs: [BootRecord.Output(connectorID: 31, crtcID: 35, modeIsPreferred: true,
+                                                      modeBytes: modeBytes(width: 7, height: 3), framePath: directory + "/x-7x3.frame")])
+    }
+
+    func screens(_ record: BootRecord) -> (device: String, screens: BootScreen)? {
+        record.encoded.withUnsafeBytes { BootRecord.screens($0) }
+    }
+
+    @Test func aRecordWhoseFilesAreAsTheyWereNamesItsDeviceAndOutputs() throws {
+        defer { removeDirectory() }
+        let record = try writeRecordAndFiles()
+        let bytes = record.encoded
+        #expect(Array(bytes.prefix(8)) == Array("SKBOOT01".utf8))
+        let found = try #require(screens(record))
+        #expect(found.device == "/dev/dri/card7")
+        #expect(found.screens.size == Size(width: 7, height: 3))
+        #expect(found.screens.next == nil)
+
+        var two = record
+        two.outputs.append(BootRecord.Output(connectorID: 40, crtcID: 41, modeIsPreferred: false,
+                                             modeBytes: modeBytes(width: 7, height: 3), framePath: record.outputs[0].framePath))
+        let both = try #require(screens(two))
+        #expect(both.screens.next != nil && both.screens.next?.next == nil)
+    }
+
+    @Test func anythingChangedSendsTheStartTheUsualWay() throws {
+        defer { removeDirectory() }
+        let record = try writeRecordAndFiles()
+        #expect(screens(record) != nil)
+
+        // The skeleton was hidden before this start (a restart after the app took over).
+        _ = FileManager.default.createFile(atPath: record.hiddenMarkerPath, contents: Data())
+        #expect(screens(record) == nil)
+        try FileManager.default.removeItem(atPath: record.hiddenMarkerPath)
+
+        // The layout was edited.
+        try "{\"name\": \"y\"}".write(toFile: record.layoutPath!, atomically: true, encoding: .utf8)
+        #expect(screens(record) == nil)
+        _ = try writeRecordAndFiles()
+
+        // The frame entry is gone, damaged, or of another size than the mode.
+        var missing = record
+        missing.outputs[0].framePath += ".gone"
+        #expect(screens(missing) == nil)
+        var otherSize = record
+        otherSize.outputs[0].modeBytes = modeBytes(width: 8, height: 3)
+        #expect(screens(otherSize) == nil)
+        let entry = try Data(contentsOf: URL(fileURLWithPath: record.outputs[0].framePath))
+        try entry.dropLast(4).write(to: URL(fileURLWithPath: record.outputs[0].framePath))
+        #expect(screens(record) == nil)
+        _ = try writeRecordAndFiles()
+
+        // A mode of another libdrm's size, no outputs, a truncated or extended file, another magic.
+        var badMode = record
+        badMode.outputs[0].modeBytes.removeLast()
+        #expect(screens(badMode) == nil)
+        var none = record
+        none.outputs = []
+        #expect(screens(none) == nil)
+        let bytes = record.encoded
+        for broken in [Array(bytes.dropLast()), bytes + [0], Array("SKBOOT02".utf8) + bytes.dropFirst(8), []] {
+            #expect(broken.withUnsafeBytes { BootRecord.screens($0) } == nil)
+        }
+        #expect(screens(record) != nil)
+    }
+
+    @Test func writingARecordRemovesTheDirectorysOtherRecords() throws {
+        defer { removeDirectory() }
+        let record = try writeRecordAndFiles()
+        _ = FileManager.default.createFile(atPath: directory + "/0123456789abcdef.boot", contents: Data("old".utf8))
+        _ = FileManager.default.createFile(atPath: directory + "/keep.frame.other", contents: Data())
+        let place = try #require(location(["run", "--frame-cache", directory]))
+        try record.write(to: place)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        #expect(names.filter { $0.hasSuffix(".boot") } == [String(place.path.split(separator: "/").last!)])
+        #expect(names.contains("keep.frame.other"))
+        let written = try Data(contentsOf: URL(fileURLWithPath: place.path))
+        #expect(Array(written) == record.encoded)
+    }
+}

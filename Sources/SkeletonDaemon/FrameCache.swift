@@ -182,8 +182,14 @@ struct FNV1a {
         }
     }
 
+    /// 16 lowercase hex digits, written in place (no array: the boot record's path names files with it).
     var hex: String {
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: (0..<16).map { digits[Int((value >> UInt64(60 - 4 * $0)) & 0xF)] }, as: UTF8.self)
+        String(unsafeUninitializedCapacity: 16) { digits in
+            for i in 0..<16 {
+                let nibble = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * i)) & 0xF
+                digits[i] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+            }
+            return 16
+        }
     }
 }

@@ -82,7 +82,10 @@ public struct BootRecord: Equatable, Sendable {
         guard SystemCalls.withBuildID({ hash.add($0) }) != nil else { return nil }
         for arg in argv { if let arg { hash.add(UnsafeRawBufferPointer(start: arg, count: strlen(arg))) } }
         let settingsPath = config.map { String(cString: $0) } ?? Settings.defaultPath
-        if SystemCalls.withFileBytes(settingsPath, limit: maximumFileSize, { hash.add($0) }) == nil {
+        if SystemCalls.fileExists(settingsPath) {
+            // A settings file that cannot be read whole is no key: the usual start reports it.
+            guard SystemCalls.withFileBytes(settingsPath, limit: maximumFileSize, { hash.add($0) }) != nil else { return nil }
+        } else {
             hash.add(string: "no settings file")
         }
         return Location(directory: directory, path: "\(directory)/\(hash.hex)\(fileSuffix)")

@@ -58,6 +58,9 @@ struct BootRecordTests {
         try "{\"logLevel\": \"debug\"}".write(toFile: settings, atomically: true, encoding: .utf8)
         let edited = location(["run", "--config", settings, "--frame-cache", cache])
         #expect(Set((others + [edited]).compactMap { $0?.path } + [base.path]).count == 4)
+        // A settings file there but not readable whole names no record (it is not "no file").
+        try String(repeating: " ", count: 70_000).write(toFile: settings, atomically: true, encoding: .utf8)
+        #expect(location(["run", "--config", settings, "--frame-cache", cache]) == nil)
     }
 
     /// A record of one 7x3 output whose layout and frame entry are on disk.

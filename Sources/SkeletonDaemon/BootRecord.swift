@@ -63,8 +63,9 @@ public struct BootRecord: Equatable, Sendable {
     }
 
     /// The record's location for these arguments (argv without the program name) and settings
-    /// file; nil for anything but `run`, for `--frame-cache none`, and for an executable
-    /// without a build id. Reads C strings: this runs before anything else.
+    /// file; nil for anything but `run`, for a cache directory that is not absolute (`none`
+    /// among them), for a settings file that is there but cannot be read whole, and for an
+    /// executable without a build id. Reads C strings: this runs before anything else.
     public static func location(arguments argv: UnsafeBufferPointer<UnsafeMutablePointer<CChar>?>) -> Location? {
         guard argv.count >= 1, let command = argv[0], strcmp(command, "run") == 0 else { return nil }
         var config: UnsafeMutablePointer<CChar>?
@@ -101,7 +102,7 @@ public struct BootRecord: Equatable, Sendable {
     }
 
     /// Shows the frame the record at `location` describes when everything it names is as it
-    /// was; nil (the screen untouched) otherwise.
+    /// was; nil otherwise, with the screen untouched (every check comes before a mode is set).
     public static func show(_ location: Location) -> BootDisplay? {
         SystemCalls.withFileBytes(location.path, limit: maximumFileSize) { bytes -> BootDisplay? in
             guard let (device, screens) = screens(bytes) else { return nil }

@@ -53,7 +53,10 @@ public final class DRMDisplayProvider: DisplayProvider {
         } else {
             display = DRMDisplay.openFirst(options: options, log: log, boot: boot)
         }
-        if let boot, let display, display.path == boot.path, boot.allAdopted { bootFrameShownAt = boot.shownAt }
+        // The whole picture is the boot frame only when every output of the display took it over.
+        if let boot, let display, display.path == boot.path, boot.allAdopted, display.drmOutputs.allSatisfy(\.adoptedBootFrame) {
+            bootFrameShownAt = boot.shownAt
+        }
         if display != nil {
             if let watchFD { close(watchFD) }
             watchFD = nil

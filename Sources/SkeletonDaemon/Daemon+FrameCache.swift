@@ -26,15 +26,20 @@ extension Daemon {
             let path = cache.path(layoutName: layoutName, layoutText: layoutText, size: output.size)
             // The shadow does not hold this frame: the next one is drawn whole.
             compositor.invalidate()
+            guard let entry = cache.entry(path, size: output.size) else {
+                planFrameCacheWrite(FrameCacheWrite(size: output.size, path: path))
+                continue
+            }
             do {
-                if let entry = cache.entry(path, size: output.size), try output.presentWhole({ entry.read(into: $0) }) {
+                if try output.presentWhole({ entry.read(into: $0) }) {
                     shown += 1
-                    continue
+                } else if output.canPresent {
+                    // The entry could not be read whole: it is written anew.
+                    planFrameCacheWrite(FrameCacheWrite(size: output.size, path: path))
                 }
             } catch {
                 logger.error("present on \(output.name): \(error)")
             }
-            planFrameCacheWrite(FrameCacheWrite(size: output.size, path: path))
         }
         if shown > 0 && shown == compositors.count { logFirstFrame(on: display, from: "the frame cache") }
     }

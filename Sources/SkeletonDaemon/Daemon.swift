@@ -110,7 +110,8 @@ public final class Daemon {
     /// Listens on the socket, opens the display, puts the start layout's first frame on it
     /// (from the frame cache when it can, before the layout is parsed), and tells systemd we
     /// are ready. The socket comes first so that anything wrong with it stops the daemon
-    /// before the display is touched.
+    /// before the display is touched (unless the boot record showed a frame already: the
+    /// caller then puts the console back).
     public func start() throws(DaemonError) {
         mark("daemon created")
         do {
@@ -140,6 +141,9 @@ public final class Daemon {
             if let display, let shownAt = provider.bootFrameShownAt {
                 bootRecordLocation = nil
                 logFirstFrame(on: display, from: "the boot record", shownAt: shownAt)
+                // Keyed like the frame cache, for a display that comes later (a native driver
+                // replacing simpledrm, a reopen after hide).
+                if frameCache != nil { startSource = store.source(of: start) }
             } else {
                 showCachedStartFrames(start)
             }

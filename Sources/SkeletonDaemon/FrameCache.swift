@@ -54,7 +54,8 @@ public struct FrameCache: Sendable {
         let read = withUnsafeMutableBytes(of: &header) { (try? SystemCalls.readFully(fd, into: $0)) == true }
         let width = Int(UInt32(littleEndian: header.1)), height = Int(UInt32(littleEndian: header.2))
         let magicMatches = withUnsafeBytes(of: header.0) { memcmp($0.baseAddress!, magic.utf8Start, 8) == 0 }
-        guard read, magicMatches, width > 0, height > 0,
+        // At most DRM's largest framebuffer: a damaged header must not overflow the size below.
+        guard read, magicMatches, (1...16384).contains(width), (1...16384).contains(height),
               let fileSize = try? SystemCalls.fileSize(fd), fileSize == headerSize + width * height * 4 else {
             SystemCalls.close(fd)
             return nil

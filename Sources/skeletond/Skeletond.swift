@@ -17,11 +17,14 @@ struct Skeletond: ParsableCommand {
     /// Everything else, help and mistakes included, goes through ArgumentParser.
     /// Before that, a start that has a boot record puts its first frame on screen from it.
     static func main() {
-        let arguments = UnsafeBufferPointer(start: CommandLine.unsafeArgv + 1, count: Int(CommandLine.argc) - 1)
+        let arguments = UnsafeBufferPointer(start: CommandLine.unsafeArgv + 1, count: max(0, Int(CommandLine.argc) - 1))
         let record = BootRecord.location(arguments: arguments)
         let boot = record.flatMap(BootRecord.show)
         if let flags = RunFlags(bootArguments: Array(CommandLine.arguments.dropFirst())) {
-            Glibc.exit(Daemon.main(flags: flags, provider: makeDisplayProvider(boot: boot), bootRecord: record))
+            let status = Daemon.main(flags: flags, provider: makeDisplayProvider(boot: boot), bootRecord: record)
+            // A start that failed before it opened the display puts the console back.
+            boot?.release()
+            Glibc.exit(status)
         }
         // Help or a mistake: whatever the record showed goes back (the console).
         boot?.release()

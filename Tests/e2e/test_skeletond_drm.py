@@ -206,10 +206,11 @@ def run_late_display(c: Checker) -> None:
     c.check("late display: the skeleton appears with the update sent while waiting", d.ok, str(d))
 
 
-CACHED_GUEST = start_both() + r"""
+CACHED_GUEST = "shot console\n" + start_both() + r"""
 /bin/skeletonctl --socket /run/skeletond/control.sock ping || fail "no ping"
 shot cached
 kill -TERM "$sd"; wait "$sd"; echo "@@SKELETOND_EXIT $?"
+shot after-term
 """
 
 
@@ -291,6 +292,14 @@ def run_cached_start(c: Checker, c_binary: Path, record: tuple[str, bytes] | Non
         c.check(f"{label}: no error in the daemon's log", not errors, "; ".join(errors[:3]))
         exit_line = re.search(r"@@SKELETOND_EXIT (\d+)", log)
         c.check(f"{label}: skeletond exited 0 on SIGTERM", exit_line is not None and exit_line.group(1) == "0")
+        # The CRTC saved before the first mode set (by the boot path, for the record) is the console.
+        if "console" in r["screenshots"] and "after-term" in r["screenshots"]:
+            d = png.compare(png.read(r["screenshots"]["after-term"]), png.read(r["screenshots"]["console"]),
+                            diff_path=case / "diff-after-term.png")
+            print(f"  after SIGTERM vs the console before start: {d}")
+            c.check(f"{label}: SIGTERM puts the console back", d.ok, str(d))
+        else:
+            c.check(f"{label}: console screenshots taken", False)
         figures[source] = start_up_figures(log)
         print(f"  process start to first frame (10 ms grain): C reference (a mode set and one fill) "
               f"{figures[source].get('c_first_frame_ms')} ms, skeletond from {source} {figures[source].get('skeletond_first_frame_ms')} ms")

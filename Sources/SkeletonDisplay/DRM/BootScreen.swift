@@ -19,8 +19,9 @@ public final class BootScreen {
     let mode: drmModeModeInfo
     /// The mode was the connector's preferred one, so it must still be (another monitor).
     let modeIsPreferred: Bool
-    /// Writes the cached frame into the buffer on screen; false when it could not.
-    private let writeFrame: (Canvas) -> Bool
+    /// Writes the cached frame into the buffer on screen; false when it could not. Dropped once
+    /// shown (it holds the frame file open).
+    private var writeFrame: ((Canvas) -> Bool)?
     public let next: BootScreen?
 
     var buffer: DumbBuffer?
@@ -42,9 +43,11 @@ public final class BootScreen {
     public var size: Size { Size(width: Int(mode.hdisplay), height: Int(mode.vdisplay)) }
 
     /// The connector is still connected and offers the mode (still as its preferred one when
-    /// it was chosen for that): what `DRMDisplay.open` would pick today.
+    /// it was chosen for that). Its state as the kernel last probed it: a probe (EDID read)
+    /// would cost tens of milliseconds per output, and `DRMDisplay.open` probes anyway and
+    /// adopts only an output it would drive on this connector, CRTC and mode.
     func isCurrent(_ fd: Int32) -> Bool {
-        guard let connector = drmModeGetConnector(fd, connectorID) else { return false }
+        guard let connector = drmModeGetConnectorCurrent(fd, connectorID) else { return false }
         defer { drmModeFreeConnector(connector) }
         let c = connector.pointee
         guard c.connection == DRM_MODE_CONNECTED, c.count_modes > 0, let modes = c.modes else { return false }
@@ -69,13 +72,15 @@ public final class BootScreen {
             release(fd)
             return false
         }
-        _ = writeFrame(buffer.canvas)
+        _ = writeFrame?(buffer.canvas)
+        writeFrame = nil
         _ = DRMCalls.dirty(fd, framebuffer: buffer.framebuffer)
         return true
     }
 
     /// Puts the saved CRTC back (the console) and destroys the buffer, unless adopted.
     func release(_ fd: Int32) {
+        writeFrame = nil
         guard !adopted else { return }
         if let buffer {
             if let saved, saved.pointee.mode_valid != 0 {
@@ -97,7 +102,11 @@ public final class BootScreen {
             return nil
         }
         adopted = true
-        return (buffer, saved)
+        let savedCrtc = saved
+        // The output owns both now (and frees the saved CRTC).
+        self.buffer = nil
+        saved = nil
+        return (buffer, savedCrtc)
     }
 
     static func same(_ a: drmModeModeInfo, _ b: drmModeModeInfo) -> Bool {

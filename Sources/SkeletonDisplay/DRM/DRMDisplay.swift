@@ -31,28 +31,32 @@ public final class DRMDisplay: Display {
     /// Opens `path` and sets the mode on every output; nil when it has no usable output.
     /// `log` receives one line per skipped connector, saying why.
     /// A `boot` display of the same path hands over its descriptor (DRM master) and the
-    /// outputs this open would drive anyway, with their cached frame on screen; it puts back
-    /// the others.
+    /// outputs this open would drive anyway (same connector, CRTC and mode), with their cached
+    /// frame on screen; the others get their CRTC back as it was before the boot display,
+    /// before any new output saves that CRTC to restore it later.
     public static func open(path: String, options: Options, log: (String) -> Void, boot: BootDisplay? = nil) throws(DisplayError) -> DRMDisplay? {
         let adopting = boot?.takeDescriptor(for: path)
         let fd: Int32
         if let adopting { fd = adopting } else { fd = try DRMCalls.open(path) }
-        // Whatever happens next, the boot display lets go of what was not adopted.
-        defer { if adopting != nil { boot?.release(closing: false) } }
-        guard DRMCalls.supportsDumbBuffers(fd) else {
+        /// Lets the boot display put back what it still holds, then closes the device.
+        func giveUp() {
+            if adopting != nil { boot?.release(closing: false) }
             DRMCalls.close(fd)
+        }
+        guard DRMCalls.supportsDumbBuffers(fd) else {
+            giveUp()
             log("\(path): no dumb buffer support; skipped")
             return nil
         }
         guard let resources = drmModeGetResources(fd) else {
             let code = errno
-            DRMCalls.close(fd)
+            giveUp()
             throw DRMCalls.fail(path, nil, "drmModeGetResources", code)
         }
         defer { drmModeFreeResources(resources) }
         let res = resources.pointee
-        var outputs: [DRMOutput] = []
-        var usedCrtcs: [UInt32] = []
+        // First what to drive: connector, CRTC and mode of each output.
+        var plans: [Plan] = []
         for i in 0..<Int(res.count_connectors) {
             guard let connector = drmModeGetConnector(fd, res.connectors[i]) else { continue }
             defer { drmModeFreeConnector(connector) }
@@ -74,16 +78,20 @@ public final class DRMDisplay: Display {
                     log("\(path), connector \(name): no mode \(want); using its preferred mode")
                 }
             }
-            guard let crtc = pickCrtc(fd, connector: c, resources: res, used: usedCrtcs) else {
+            guard let crtc = pickCrtc(fd, connector: c, resources: res, used: plans.map(\.crtc)) else {
                 log("\(path), connector \(name): no free CRTC; skipped")
                 continue
             }
+            plans.append(Plan(connector: c.connector_id, crtc: crtc, name: name, mode: mode, modeIsPreferred: BootScreen.same(mode, preferred)))
+        }
+        // Then the boot display's outputs: taken over where they match, put back where not.
+        let adopted = plans.map { plan in adopting == nil ? nil : boot?.adopt(connectorID: plan.connector, crtcID: plan.crtc, mode: plan.mode) }
+        if adopting != nil { boot?.release(closing: false) }
+        var outputs: [DRMOutput] = []
+        for (plan, adoption) in zip(plans, adopted) {
             do {
-                let output = try DRMOutput(device: path, fd: fd, connectorID: c.connector_id, crtcID: crtc, name: name, mode: mode,
-                                           modeIsPreferred: BootScreen.same(mode, preferred),
-                                           adopting: adopting == nil ? nil : boot?.adopt(connectorID: c.connector_id, crtcID: crtc, mode: mode))
-                outputs.append(output)
-                usedCrtcs.append(crtc)
+                outputs.append(try DRMOutput(device: path, fd: fd, connectorID: plan.connector, crtcID: plan.crtc, name: plan.name,
+                                             mode: plan.mode, modeIsPreferred: plan.modeIsPreferred, adopting: adoption))
             } catch {
                 log("\(error); connector skipped")
             }
@@ -93,6 +101,15 @@ public final class DRMDisplay: Display {
             return nil
         }
         return DRMDisplay(path: path, fd: fd, outputs: outputs)
+    }
+
+    /// An output `open` will drive.
+    private struct Plan {
+        var connector: UInt32
+        var crtc: UInt32
+        var name: String
+        var mode: drmModeModeInfo
+        var modeIsPreferred: Bool
     }
 
     /// The connector's current CRTC when free, else the first free one its encoders can drive.

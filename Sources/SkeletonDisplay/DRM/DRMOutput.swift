@@ -18,6 +18,10 @@ public final class DRMOutput: DisplayOutput {
     let mode: drmModeModeInfo
     /// The mode is the connector's preferred one (none was asked for, or the one asked for is it).
     let modeIsPreferred: Bool
+    /// Taken over from a `BootDisplay`, whose cached first frame is on screen.
+    public let adoptedBootFrame: Bool
+    /// The boot display's frame is still what the screen shows (nothing presented since).
+    private var showsBootFrame = false
     private let shadowBuffer: PixelBuffer
     private var buffers: [DumbBuffer] = []
     /// Whether each buffer holds the frame it last got (a fresh one must be copied whole).
@@ -48,12 +52,14 @@ public final class DRMOutput: DisplayOutput {
         self.name = name
         self.mode = mode
         self.modeIsPreferred = modeIsPreferred
+        self.adoptedBootFrame = adopting != nil
         self.size = Size(width: Int(mode.hdisplay), height: Int(mode.vdisplay))
         self.shadowBuffer = PixelBuffer(size: size)
         if let adopting {
             buffers.append(adopting.buffer)
             saved = adopting.saved
             modeSet = true
+            showsBootFrame = true
             framesPresented = 1
             return
         }
@@ -97,6 +103,7 @@ public final class DRMOutput: DisplayOutput {
     /// brought up to date in full at the next present.
     public func present(damage: [PixelRect]) throws(DisplayError) -> Bool {
         guard canPresent else { return false }
+        showsBootFrame = false
         let back = 1 - front
         if damage.isEmpty && bufferCurrent[back] { return true }
         // The mode is set at the first frame, not when the device opens: until something is
@@ -171,8 +178,12 @@ public final class DRMOutput: DisplayOutput {
     /// The first frame after the mode set, written straight into the buffer the mode was set
     /// on (a frame cache entry read from its file): no pass through the shadow, whose pages
     /// are not even touched yet. Both buffers are then stale, so the next frames copy whole.
+    /// An output adopted from a boot display already shows that frame, the same entry: true
+    /// without writing.
     public func presentWhole(_ write: (Canvas) -> Bool) throws(DisplayError) -> Bool {
-        guard canPresent, !modeSet else { return false }
+        guard canPresent else { return false }
+        if showsBootFrame { return true }
+        guard !modeSet else { return false }
         try setMode()
         let target = buffers[front]
         let written = write(target.canvas)
@@ -217,6 +228,7 @@ public final class DRMOutput: DisplayOutput {
 
     /// Puts back what the CRTC showed before the first mode set (the console).
     func restore() {
+        showsBootFrame = false
         released = true
         guard modeSet else { return }
         modeSet = false
@@ -232,12 +244,14 @@ public final class DRMOutput: DisplayOutput {
 
     /// Leaves the last frame on screen; the buffers stay until the next program sets its mode.
     func keepPicture() {
+        showsBootFrame = false
         released = true
         modeSet = false
     }
 
     /// Taken back after a hand-over: the next frame sets the mode again, on buffers copied whole.
     func reacquire() {
+        showsBootFrame = false
         released = false
         problem = nil
         modeSet = false

@@ -54,8 +54,12 @@ public final class DRMDisplayProvider: DisplayProvider {
             display = DRMDisplay.openFirst(options: options, log: log, boot: boot)
         }
         // The whole picture is the boot frame only when every output of the display took it over.
-        if let boot, let display, display.path == boot.path, boot.allAdopted, display.drmOutputs.allSatisfy(\.adoptedBootFrame) {
-            bootFrameShownAt = boot.shownAt
+        if let boot {
+            if let display, display.path == boot.path, boot.allAdopted, display.drmOutputs.allSatisfy(\.adoptedBootFrame) {
+                bootFrameShownAt = boot.shownAt
+            } else {
+                logger.notice("boot record: the display is not driven as recorded; what it showed is put back where it is not taken over")
+            }
         }
         if display != nil {
             if let watchFD { close(watchFD) }

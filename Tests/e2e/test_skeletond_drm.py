@@ -262,6 +262,7 @@ def run_cached_start(c: Checker, c_binary: Path, record: tuple[str, bytes] | Non
         f"/var/cache/skeletond/{entries[0].name}": entries[0],
     }
     figures = {}
+    figures["another monitor"] = run_changed_monitor(c, files, record, layouts)
     for label, source in (("cached start", "the frame cache"), ("boot record start", "the boot record")):
         if source == "the boot record":
             if record is None:
@@ -305,6 +306,47 @@ def run_cached_start(c: Checker, c_binary: Path, record: tuple[str, bytes] | Non
               f"{figures[source].get('c_first_frame_ms')} ms, skeletond from {source} {figures[source].get('skeletond_first_frame_ms')} ms")
         print(f"  skeletond start-up steps: {'; '.join(re.findall(r'start-up: (.*)', log))}")
     return figures
+
+
+def run_changed_monitor(c: Checker, files: dict, record: tuple[str, bytes] | None, layouts: Path) -> dict:
+    """The boot record of a 1024x768 screen on a boot whose screen prefers 1280x800 (another
+    monitor): the record must not be replayed; the daemon draws at the new size, writes a new
+    record, and puts the console back at SIGTERM."""
+    label = "another monitor"
+    if record is None:
+        c.check(f"{label}: a boot record from the bochs boot", False, "the bochs case wrote none")
+        return {}
+    out = OUT / "cached-start" / "another-monitor"
+    out.mkdir(parents=True, exist_ok=True)
+    files = dict(files)
+    files[f"/var/cache/skeletond/{record[0]}"] = record[1]
+    print("== another monitor: -device VGA,xres=1280,yres=800, with the boot record of a 1024x768 boot")
+    r = qemu_harness.run(device="VGA", extra_device_args="xres=1280,yres=800", guest_files=files,
+                         guest_script=CACHED_GUEST.replace("shot cached", PRINT_BOOT_RECORD + "shot cached"),
+                         out_dir=out, name="another-monitor", timeout=240, append="vt.global_cursor_default=0")
+    log = r["serial_log"]
+    (out / "serial.txt").write_text(log)
+    c.check(f"{label}: guest script ran to the end", r["ok"], "; ".join(r.get("errors", [])) + f" (log {out}/serial.txt)")
+    # Refused before a mode was set (the preferred mode changed), not set and then taken back.
+    c.check(f"{label}: the record was not replayed", "first frame on drm (" in log and "from the boot record" not in log
+            and "boot record: the display is not driven as recorded" not in log)
+    written = boot_record(log)
+    c.check(f"{label}: a new record replaced it", written is not None and written[1] != record[1]
+            and len(re.findall(r"@@BOOT_RECORD ", log)) == 1)
+    shots = {k: png.read(v) for k, v in r["screenshots"].items()}
+    if "cached" in shots:
+        expected = host_render(layouts / "solid.json", (1280, 800), out / "expected.png")
+        d = png.compare(shots["cached"], expected, diff_path=out / "diff.png")
+        print(f"  screen vs render 1280x800: {d}")
+        c.check(f"{label}: the screen equals the render at the new size", d.ok, str(d))
+    if "console" in shots and "after-term" in shots:
+        d = png.compare(shots["after-term"], shots["console"], diff_path=out / "diff-after-term.png")
+        c.check(f"{label}: SIGTERM puts the console back", d.ok, str(d))
+    else:
+        c.check(f"{label}: screenshots taken", False, f"got {sorted(shots)}")
+    errors = [l for l in log.splitlines() if l.startswith("<3>")]
+    c.check(f"{label}: no error in the daemon's log", not errors, "; ".join(errors[:3]))
+    return start_up_figures(log)
 
 
 def start_up_figures(log: str) -> dict:

@@ -18,7 +18,9 @@ The first start of each boot finds no frame cache, draws, and writes the cache e
 boot record (printed to the host). Two more boots (bochs) start with an entry prepared on the
 host by `skeletond cache`, as an image builder would: the first shows it before parsing the
 layout; the second also has the boot record the bochs boot wrote, and shows the entry before it
-reads its settings. Either way the screen equals the render.
+reads its settings. Either way the screen equals the render and SIGTERM brings the console back.
+A last boot has that record but a screen that prefers 1280x800: the record is refused before any
+mode is set, the daemon draws at the new size and writes a new record.
 Screenshots and logs go to build/e2e/skeletond/<device>/ (never committed).
 """
 

@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Instructions QEMU translates before the first frame: the C reference (a mode set and one
+fill) and skeletond started from its boot record, both cold in one boot under bochs 1024x768.
+
+    python3 scripts/qemu/footprint.py
+
+Under emulation, and on a slow boot CPU, a start costs the code it runs for the first time;
+this count (QEMU's `-d in_asm` logs each block of guest code when it is first translated) is
+stable from run to run where wall-clock figures are not. skeletond is built for this with its
+text at 0x20000000 (.build-prof), apart from busybox and the C program at 0x400000, so that its
+blocks can be told from theirs. Two boots: the first writes the boot record (printed to the
+host), the second starts from it with `-d in_asm`. Counted from each program's entry point to
+its first frame: for the C program its drmModeDirtyFB call, for skeletond the first thing after
+the boot path (reading `CommandLine.arguments`). User and kernel blocks are counted alike.
+
+Needs scripts/qemu/fetch-deps.sh. Work files go to build/e2e/footprint/.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "Tests" / "e2e"))
+sys.dont_write_bytecode = True
+
+import qemu_harness  # noqa: E402
+from test_minimal_c import build_c_program  # noqa: E402
+from test_skeletond_drm import PRINT_BOOT_RECORD, SOLID, boot_record, start_both  # noqa: E402
+
+OUT = REPO / "build" / "e2e" / "footprint"
+PROFILE_BUILD = REPO / ".build-prof"
+TEXT = 0x2000_0000
+KERNEL = 0xFFFF_8000_0000_0000
+# The first Swift code after the boot path: `Array(CommandLine.arguments.dropFirst())`.
+AFTER_BOOT_PATH = "$ss11CommandLineO9argumentsSaySSGvgZ"
+
+
+def build() -> Path:
+    r = subprocess.run(["swift", "build", "-c", "release", "--product", "skeletond", "--scratch-path", str(PROFILE_BUILD),
+                        "-Xswiftc", "-static-executable", "-Xlinker", f"-Ttext-segment={TEXT:#x}"],
+                       cwd=REPO, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit(f"swift build failed:\n{r.stdout[-4000:]}{r.stderr[-4000:]}")
+    return PROFILE_BUILD / "release" / "skeletond"
+
+
+def symbols(binary: Path) -> dict[str, int]:
+    out = subprocess.run(["nm", str(binary)], check=True, capture_output=True, text=True).stdout
+    return {parts[2]: int(parts[0], 16) for parts in (line.split() for line in out.splitlines()) if len(parts) == 3}
+
+
+def entry_point(binary: Path) -> int:
+    header = subprocess.run(["readelf", "-h", str(binary)], check=True, capture_output=True, text=True).stdout
+    return int(re.search(r"Entry point address:\s+(0x[0-9a-f]+)", header).group(1), 16)
+
+
+def translated_blocks(log: Path) -> list[tuple[int, int]]:
+    """(address, instructions) of each block, in the order QEMU translated them."""
+    blocks: list[list[int]] = []
+    current: list[int] | None = None
+    with open(log, errors="replace") as f:
+        for line in f:
+            if line.startswith("IN:"):
+                current = []
+                blocks.append(current)
+            elif current is not None:
+                m = re.match(r"0x([0-9a-f]+):\s", line)
+                if m:
+                    if not current:
+                        current.append(int(m.group(1), 16))
+                        current.append(0)
+                    current[1] += 1
+    return [(b[0], b[1]) for b in blocks if b]
+
+
+def count(blocks: list[tuple[int, int]], start: int, end: int, after: int = 0) -> dict[str, int]:
+    """Instructions from a program's entry to `end`: from the first translation of `end` after
+    block `after` back to the last translation of `start` before it, by kind."""
+    last = next(i for i, (a, _) in enumerate(blocks) if i > after and a == end)
+    first = max(i for i, (a, _) in enumerate(blocks[:last]) if a == start)
+    kinds = {"user": 0, "kernel": 0}
+    for a, n in blocks[first:last + 1]:
+        kinds["kernel" if a >= KERNEL else "user"] += n
+    return kinds | {"first": first, "last": last}
+
+
+def main() -> int:
+    binary = build()
+    c_binary = build_c_program()
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "solid.json").write_text(json.dumps(SOLID))
+    files = {"/bin/skeletond": (binary, 0o755), "/bin/minimal-modeset": (c_binary, 0o755),
+             "/layouts/solid.json": OUT / "solid.json", "/etc/skeletond.json": b"{}"}
+    run = dict(device="VGA", extra_device_args="xres=1024,yres=768", timeout=300, append="vt.global_cursor_default=0")
+    first = qemu_harness.run(guest_files=files, guest_script=start_both("info") + PRINT_BOOT_RECORD,
+                             out_dir=OUT / "writes-record", name="writes-record", **run)
+    record = boot_record(first["serial_log"])
+    if not first["ok"] or record is None:
+        raise SystemExit(f"the first boot wrote no boot record (see {OUT / 'writes-record'})")
+    entries = re.findall(r"frame cache: wrote /var/cache/skeletond/(\S+\.frame)", first["serial_log"])
+    # The entry the record names, rendered on the host by the same executable.
+    (OUT / "settings.json").write_text("{}")
+    subprocess.run([str(binary), "cache", "--config", str(OUT / "settings.json"), "--layouts", str(OUT), "--layout", "solid",
+                    "--size", "1024x768", "--frame-cache", str(OUT / "cache")], check=True, capture_output=True)
+    files[f"/var/cache/skeletond/{entries[0]}"] = OUT / "cache" / entries[0]
+    files[f"/var/cache/skeletond/{record[0]}"] = record[1]
+    log = OUT / "in_asm.log"
+    second = qemu_harness.run(guest_files=files, guest_script=start_both("info"), out_dir=OUT / "from-record",
+                              name="from-record", extra_qemu_args=["-d", "in_asm", "-D", str(log)], **run)
+    if "from the boot record)" not in second["serial_log"]:
+        raise SystemExit(f"the second boot did not start from the boot record (see {OUT / 'from-record'})")
+    blocks = translated_blocks(log)
+    c_symbols = symbols(c_binary)
+    c = count(blocks, entry_point(c_binary), c_symbols["drmModeDirtyFB"])
+    s = count(blocks, entry_point(binary), symbols(binary)[AFTER_BOOT_PATH], after=c["last"])
+    print(f"C reference, _start to drmModeDirtyFB: {c['user'] + c['kernel']} instructions "
+          f"({c['user']} user, {c['kernel']} kernel)")
+    print(f"skeletond from its boot record, _start to the end of the boot path: {s['user'] + s['kernel']} instructions "
+          f"({s['user']} user, {s['kernel']} kernel)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

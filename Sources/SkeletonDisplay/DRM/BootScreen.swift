@@ -55,9 +55,9 @@ public final class BootScreen {
         var offered = false
         for i in 0..<Int(c.count_modes) {
             if preferred == nil && modes[i].type & UInt32(DRM_MODE_TYPE_PREFERRED) != 0 { preferred = i }
-            if Self.same(modes[i], mode) { offered = true }
+            if DRMCalls.sameMode(modes[i], mode) { offered = true }
         }
-        return modeIsPreferred ? Self.same(modes[preferred ?? 0], mode) : offered
+        return modeIsPreferred ? DRMCalls.sameMode(modes[preferred ?? 0], mode) : offered
     }
 
     /// Creates the buffer, sets the mode on it, then writes the frame (bochs wipes a buffer
@@ -83,12 +83,7 @@ public final class BootScreen {
         writeFrame = nil
         guard !adopted else { return }
         if let buffer {
-            if let saved, saved.pointee.mode_valid != 0 {
-                var connector = connectorID
-                var savedMode = saved.pointee.mode
-                _ = drmModeSetCrtc(fd, saved.pointee.crtc_id, saved.pointee.buffer_id, saved.pointee.x, saved.pointee.y,
-                                   &connector, 1, &savedMode)
-            }
+            DRMCalls.restoreCrtc(fd, saved: saved, crtc: crtcID, connector: connectorID)
             buffer.destroy()
             self.buffer = nil
         }
@@ -98,7 +93,7 @@ public final class BootScreen {
 
     /// Hands the buffer and the saved CRTC to an output driving the same connector, CRTC and mode.
     func adopt(connectorID: UInt32, crtcID: UInt32, mode: drmModeModeInfo) -> (buffer: DumbBuffer, saved: drmModeCrtcPtr?)? {
-        guard !adopted, let buffer, connectorID == self.connectorID, crtcID == self.crtcID, Self.same(mode, self.mode) else {
+        guard !adopted, let buffer, connectorID == self.connectorID, crtcID == self.crtcID, DRMCalls.sameMode(mode, self.mode) else {
             return nil
         }
         adopted = true
@@ -107,9 +102,5 @@ public final class BootScreen {
         self.buffer = nil
         saved = nil
         return (buffer, savedCrtc)
-    }
-
-    static func same(_ a: drmModeModeInfo, _ b: drmModeModeInfo) -> Bool {
-        withUnsafeBytes(of: a) { x in withUnsafeBytes(of: b) { y in memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
     }
 }

@@ -90,6 +90,24 @@ enum DRMCalls {
         return r == 0 ? nil : errorCode(r)
     }
 
+    /// drmModeSetCrtc back to what drmModeGetCrtc saved (the console), or the CRTC off when
+    /// nothing was showing.
+    static func restoreCrtc(_ fd: Int32, saved: drmModeCrtcPtr?, crtc: UInt32, connector: UInt32) {
+        if let saved, saved.pointee.mode_valid != 0 {
+            var connectorID = connector
+            var savedMode = saved.pointee.mode
+            _ = drmModeSetCrtc(fd, saved.pointee.crtc_id, saved.pointee.buffer_id, saved.pointee.x, saved.pointee.y,
+                               &connectorID, 1, &savedMode)
+        } else {
+            _ = drmModeSetCrtc(fd, crtc, 0, 0, 0, nil, 0, nil)
+        }
+    }
+
+    /// The same mode, field for field (its name included).
+    static func sameMode(_ a: drmModeModeInfo, _ b: drmModeModeInfo) -> Bool {
+        withUnsafeBytes(of: a) { x in withUnsafeBytes(of: b) { y in memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
+    }
+
     /// drmModePageFlip with an event whose user data is the CRTC id; returns the errno on failure.
     static func pageFlip(_ fd: Int32, crtc: UInt32, framebuffer: UInt32) -> Int32? {
         let r = drmModePageFlip(fd, crtc, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), UnsafeMutableRawPointer(bitPattern: UInt(crtc)))

@@ -82,7 +82,7 @@ public final class DRMDisplay: Display {
                 log("\(path), connector \(name): no free CRTC; skipped")
                 continue
             }
-            plans.append(Plan(connector: c.connector_id, crtc: crtc, name: name, mode: mode, modeIsPreferred: BootScreen.same(mode, preferred)))
+            plans.append(Plan(connector: c.connector_id, crtc: crtc, name: name, mode: mode, modeIsPreferred: DRMCalls.sameMode(mode, preferred)))
         }
         // Then the boot display's outputs: taken over where they match, put back where not.
         let adopted = plans.map { plan in adopting == nil ? nil : boot?.adopt(connectorID: plan.connector, crtcID: plan.crtc, mode: plan.mode) }

@@ -232,14 +232,7 @@ public final class DRMOutput: DisplayOutput {
         released = true
         guard modeSet else { return }
         modeSet = false
-        if let saved, saved.pointee.mode_valid != 0 {
-            var connector = connectorID
-            var savedMode = saved.pointee.mode
-            _ = drmModeSetCrtc(fd, saved.pointee.crtc_id, saved.pointee.buffer_id, saved.pointee.x, saved.pointee.y,
-                               &connector, 1, &savedMode)
-        } else {
-            _ = drmModeSetCrtc(fd, crtcID, 0, 0, 0, nil, 0, nil)
-        }
+        DRMCalls.restoreCrtc(fd, saved: saved, crtc: crtcID, connector: connectorID)
     }
 
     /// Leaves the last frame on screen; the buffers stay until the next program sets its mode.

@@ -14,6 +14,9 @@ public struct CoverageMask: Sendable {
     var edgeOffset: [Int32] = [0]
     var edgeX: [Int32] = []
     var edgeCoverage: [UInt8] = []
+    /// For row r, the first row after it whose coverage differs from row r's: rows
+    /// `r..<repeatsUntil[r]` are covered alike, so they can be drawn once and copied.
+    var repeatsUntil: [Int32] = []
 
     public init(rect: Rect, radius: Double, clip: Rect) {
         let g = rect.intersection(clip)
@@ -56,6 +59,21 @@ public struct CoverageMask: Sendable {
             for i in bounds.x..<full0 { appendEdge(i) }
             for i in full1..<bounds.maxX { appendEdge(i) }
             edgeOffset.append(Int32(edgeX.count))
+        }
+        repeatsUntil = [Int32](repeating: Int32(bounds.height), count: bounds.height)
+        for row in stride(from: bounds.height - 2, through: 0, by: -1) {
+            repeatsUntil[row] = rowsAlike(row, row + 1) ? repeatsUntil[row + 1] : Int32(row + 1)
+        }
+    }
+
+    /// Whether rows `r` and `s` (counted from the top of the bounds) have the same coverage.
+    private func rowsAlike(_ r: Int, _ s: Int) -> Bool {
+        guard runStart[r] == runStart[s], runEnd[r] == runEnd[s], runCoverage[r] == runCoverage[s] else { return false }
+        let edges = Int(edgeOffset[r])..<Int(edgeOffset[r + 1])
+        let other = Int(edgeOffset[s])
+        guard Int(edgeOffset[s + 1]) - other == edges.count else { return false }
+        return edges.allSatisfy { e in
+            edgeX[e] == edgeX[e - edges.lowerBound + other] && edgeCoverage[e] == edgeCoverage[e - edges.lowerBound + other]
         }
     }
 

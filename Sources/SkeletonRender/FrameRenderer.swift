@@ -38,6 +38,7 @@ public final class FrameRenderer: @unchecked Sendable {
             tables[shape.gradient] = table
             return table
         }
+        self.paints = stops.map { ShapePaint(stops: $0) }
     }
 
     private let shapes: [SkeletonShape]
@@ -59,6 +60,9 @@ public final class FrameRenderer: @unchecked Sendable {
     private let tables: [GradientTable?]
     /// Per item, its colours converted once (frames then allocate no colour arrays).
     private let stops: [PaintStops]
+    /// Per item, its paint at `paintTime`: worked out once per frame, not once per region.
+    private var paints: [ShapePaint]
+    private var paintTime: Double?
 
     public var outputBounds: PixelRect {
         PixelRect(x: 0, y: 0, width: layout.outputSize.width, height: layout.outputSize.height)
@@ -71,19 +75,24 @@ public final class FrameRenderer: @unchecked Sendable {
     public func draw(_ region: PixelRect, at time: Double, into canvas: Canvas) {
         let region = region.intersection(canvas.bounds)
         guard !region.isEmpty else { return }
+        updatePaints(for: time)
         // The lowest item in the region lays the background around itself as it draws.
         var backgroundPending = true
-        for (index, item) in layout.items.enumerated() where masks[index].bounds.intersects(region) {
-            let paint: ShapePaint
-            switch item {
-            case .content: paint = ShapePaint(stops: stops[index])
-            case .skeleton(let shape): paint = animator.paint(for: shape, at: time, table: tables[index], stops: stops[index])
-            }
-            Rasterizer.fill(masks[index], canvas: canvas, region: region, paint: paint,
+        for index in masks.indices where masks[index].bounds.intersects(region) {
+            Rasterizer.fill(masks[index], canvas: canvas, region: region, paint: paints[index],
                             background: backgroundPending ? background : nil)
             backgroundPending = false
         }
         if backgroundPending { canvas.fill(region, with: background) }
+    }
+
+    private func updatePaints(for time: Double) {
+        guard paintTime != time else { return }
+        paintTime = time
+        for (index, item) in layout.items.enumerated() {
+            guard case .skeleton(let shape) = item else { continue }
+            paints[index] = animator.paint(for: shape, at: time, table: tables[index], stops: stops[index])
+        }
     }
 
     /// Draws the whole frame and remembers `time` as the last frame drawn.

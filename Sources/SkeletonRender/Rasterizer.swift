@@ -2,7 +2,8 @@ import SkeletonLayout
 
 /// Fills coverage masks with paints. Clipping to the region happens once per row; the
 /// fully covered run then takes the paint's fast path (one colour per row, or a precomputed
-/// row of column colours) and only the edge pixels blend.
+/// row of column colours) and only the edge pixels blend. Rows covered alike (the straight
+/// sides of a rounded rectangle) are drawn once and copied.
 public enum Rasterizer {
     /// Fills `rect` with corner `radius`, drawn only inside `clip` and inside the pixel `region`.
     public static func fillRoundedRect(_ canvas: Canvas, rect: Rect, radius: Double, clip: Rect, region: PixelRect,
@@ -26,7 +27,7 @@ public enum Rasterizer {
         }
         // A sweep along x has the same colours on every row: compute them once for the columns drawn.
         var columnColors: [UInt32] = []
-        let usesColumns = !paint.isSolid && paint.b == 0
+        let usesColumns = paint.sweepsAlongX
         if usesColumns { columnColors = paint.columnColors(from: area.x, to: area.maxX, xrgb: paint.isOpaque) }
         let solidColor: UInt32? = paint.isSolid ? paint.color(at: paint.c) : nil
         // Opaque column colours are stored as XRGB; edge pixels put the alpha back.
@@ -35,6 +36,7 @@ public enum Rasterizer {
         let hasBackground = background != nil
         let backgroundPixel = background ?? 0
         let fastRun = paint.isOpaque
+        let rowsRepeat = background != nil && (paint.isSolid || paint.sweepsAlongX)
         columnColors.withUnsafeBufferPointer { lut in
             mask.runStart.withUnsafeBufferPointer { runStart in
             mask.runEnd.withUnsafeBufferPointer { runEnd in
@@ -42,7 +44,9 @@ public enum Rasterizer {
             mask.edgeOffset.withUnsafeBufferPointer { edgeOffset in
             mask.edgeX.withUnsafeBufferPointer { edgeX in
             mask.edgeCoverage.withUnsafeBufferPointer { edgeCoverage in
-                for j in area.y..<area.maxY {
+            mask.repeatsUntil.withUnsafeBufferPointer { repeatsUntil in
+                var j = area.y
+                while j < area.maxY {
                     let r = j - mask.bounds.y
                     let row = canvas.row(j)
                     let start = max(Int(runStart[r]), area.x), end = min(Int(runEnd[r]), area.maxX)
@@ -72,8 +76,13 @@ public enum Rasterizer {
                         let color = rowColor ?? (usesColumns ? lut[i - area.x] | lutAlpha : paint.color(x: i, y: j))
                         put(row, i, color, UInt32(edgeCoverage[e]))
                     }
+                    // With the background laid and a paint the same on every row, a row of the region
+                    // depends only on its coverage: the rows covered alike below it are copies of it.
+                    let next = rowsRepeat ? min(Int(repeatsUntil[r]) + mask.bounds.y, area.maxY) : j + 1
+                    for k in (j + 1)..<next { (canvas.row(k) + clip.x).update(from: row + clip.x, count: clip.width) }
+                    j = next
                 }
-            }}}}}}
+            }}}}}}}
         }
     }
 

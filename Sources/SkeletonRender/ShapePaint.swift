@@ -43,6 +43,9 @@ public struct ShapePaint: Sendable {
 
     public var isSolid: Bool { stops.count == 1 || (a == 0 && b == 0) }
 
+    /// A gradient whose colours change along x only: every row has the same colours.
+    public var sweepsAlongX: Bool { !isSolid && b == 0 }
+
     /// ARGB at gradient parameter `t`: stops interpolated per channel in 16.16 fixed point.
     @inline(__always)
     func color(at t: Double) -> UInt32 {

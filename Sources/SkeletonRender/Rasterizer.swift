@@ -36,7 +36,7 @@ public enum Rasterizer {
         let hasBackground = background != nil
         let backgroundPixel = background ?? 0
         let fastRun = paint.isOpaque
-        let rowsRepeat = background != nil && (paint.isSolid || paint.sweepsAlongX)
+        let rowsRepeat = hasBackground && (paint.isSolid || paint.sweepsAlongX)
         columnColors.withUnsafeBufferPointer { lut in
             mask.runStart.withUnsafeBufferPointer { runStart in
             mask.runEnd.withUnsafeBufferPointer { runEnd in

@@ -276,9 +276,8 @@ public final class Daemon {
         var deviceGone = false
         for compositor in compositors {
             guard compositor.output.canPresent else { allPresented = false; continue }
-            let damage = compositor.draw(frame)
             do {
-                if try !compositor.output.present(damage: damage) { allPresented = false }
+                if try !compositor.present(frame) { allPresented = false }
             } catch {
                 logger.error("present on \(compositor.output.name): \(error)")
                 deviceGone = deviceGone || error.deviceGone

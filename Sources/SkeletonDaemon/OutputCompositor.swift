@@ -41,13 +41,22 @@ public final class OutputCompositor {
 
     /// Draws `frame` (nil: what lies beneath) and returns the damaged rectangles.
     @discardableResult
-    public func draw(_ frame: SessionFrame?) -> [PixelRect] {
+    public func draw(_ frame: SessionFrame?) -> [PixelRect] { draw(frame, mirror: nil).damage }
+
+    /// Draws `frame` and presents it. A steady frame's damage goes into the output's `mirror`
+    /// (its back buffer) as it is drawn, so the present copies little more.
+    public func present(_ frame: SessionFrame?) throws(DisplayError) -> Bool {
+        let (damage, mirrored) = draw(frame, mirror: output.mirror)
+        return try output.present(damage: damage, mirrored: mirrored)
+    }
+
+    private func draw(_ frame: SessionFrame?, mirror: Canvas?) -> (damage: [PixelRect], mirrored: Bool) {
         let shadow = output.shadow
         guard let frame else {
             shadow.copy(shadow.bounds, from: beneath.canvas)
             shadowOwner = nil
             framesDrawn += 1
-            return [shadow.bounds]
+            return ([shadow.bounds], false)
         }
         let main = renderer(for: frame.look)
         dropUnused(keeping: [frame.look, frame.previous].compactMap { $0 })
@@ -57,7 +66,7 @@ public final class OutputCompositor {
                 main.invalidate()
                 shadowOwner = main
             }
-            return main.render(at: frame.animationTime, into: shadow)
+            return (main.render(at: frame.animationTime, into: shadow, mirror: mirror), mirror != nil)
         }
         shadowOwner = nil
         let skeleton = scratch(&current)
@@ -70,7 +79,7 @@ public final class OutputCompositor {
         }
         shadow.dissolve(shadow.bounds, under: beneath.canvas, over: skeleton.canvas,
                         alpha: UInt32((min(1, max(0, frame.opacity)) * 255).rounded()))
-        return [shadow.bounds]
+        return ([shadow.bounds], false)
     }
 
     private func scratch(_ slot: inout PixelBuffer?) -> PixelBuffer {

@@ -35,7 +35,7 @@ public final class MemoryDisplay: Display, DisplayOutput {
     public var eventDescriptor: Int32? { nil }
     public var problem: String? { lastSnapshotError }
 
-    public func present(damage: [PixelRect]) throws(DisplayError) -> Bool {
+    public func present(damage: [PixelRect], mirrored: Bool) throws(DisplayError) -> Bool {
         guard !damage.isEmpty else { return true }
         framesPresented += 1
         dirty = true

@@ -7,6 +7,8 @@ public final class FrameRenderer: @unchecked Sendable {
     public let animator: ShapeAnimator
     private let background: UInt32
     private let masks: [CoverageMask]
+    /// The masks' bounds side by side, for finding which shapes a region touches.
+    private let maskBounds: [PixelRect]
     private var lastTime: Double?
 
     /// `reusing` lends its coverage masks when its shapes have the same geometry (a change of
@@ -21,6 +23,7 @@ public final class FrameRenderer: @unchecked Sendable {
         } else {
             self.masks = geometry.map { CoverageMask(rect: $0.rect, radius: $0.radius, clip: $0.clip) }
         }
+        self.maskBounds = masks.map(\.bounds)
         self.geometry = geometry
         self.shapes = layout.skeletonShapes
         let animator = self.animator
@@ -71,19 +74,40 @@ public final class FrameRenderer: @unchecked Sendable {
     /// True when successive frames differ.
     public var isAnimating: Bool { animator.moves && !layout.skeletonShapes.isEmpty }
 
-    /// Redraws everything inside `region` (background, content, skeletons) for `time`.
-    public func draw(_ region: PixelRect, at time: Double, into canvas: Canvas) {
+    /// Redraws everything inside `region` (background, content, skeletons) for `time`. With
+    /// `mirror` (a canvas of the same size, written only), the region's pixels go into it too:
+    /// row by row as they are drawn where one shape has the region to itself, else the region
+    /// copied once it is drawn.
+    public func draw(_ region: PixelRect, at time: Double, into canvas: Canvas, mirror: Canvas? = nil) {
+        precondition(mirror.map { $0.width == canvas.width && $0.height == canvas.height } ?? true,
+                     "a mirror has the canvas's size")
         let region = region.intersection(canvas.bounds)
         guard !region.isEmpty else { return }
         updatePaints(for: time)
+        if let mirror, let index = soleItem(in: region) {
+            Rasterizer.fill(masks[index], canvas: canvas, region: region, paint: paints[index],
+                            background: background, mirror: mirror)
+            return
+        }
         // The lowest item in the region lays the background around itself as it draws.
         var backgroundPending = true
-        for index in masks.indices where masks[index].bounds.intersects(region) {
+        for index in maskBounds.indices where maskBounds[index].intersects(region) {
             Rasterizer.fill(masks[index], canvas: canvas, region: region, paint: paints[index],
                             background: backgroundPending ? background : nil)
             backgroundPending = false
         }
         if backgroundPending { canvas.fill(region, with: background) }
+        mirror?.copy(region, from: canvas)
+    }
+
+    /// The item whose shape is the only one touching `region`, if there is exactly one.
+    private func soleItem(in region: PixelRect) -> Int? {
+        var found: Int?
+        for index in maskBounds.indices where maskBounds[index].intersects(region) {
+            if found != nil { return nil }
+            found = index
+        }
+        return found
     }
 
     private func updatePaints(for time: Double) {
@@ -105,10 +129,15 @@ public final class FrameRenderer: @unchecked Sendable {
 
     /// Draws the frame for `time` into a canvas that holds this renderer's previous frame,
     /// touching only what changed; returns those rectangles (the whole canvas the first time).
-    public func render(at time: Double, into canvas: Canvas) -> [PixelRect] {
-        guard let last = lastTime else { return [renderFull(at: time, into: canvas)] }
+    /// With `mirror`, those rectangles of it get the same pixels (see `draw`).
+    public func render(at time: Double, into canvas: Canvas, mirror: Canvas? = nil) -> [PixelRect] {
+        guard let last = lastTime else {
+            let whole = renderFull(at: time, into: canvas)
+            mirror?.copy(whole, from: canvas)
+            return [whole]
+        }
         let rects = changedRects(from: last, to: time)
-        for rect in rects { draw(rect, at: time, into: canvas) }
+        for rect in rects { draw(rect, at: time, into: canvas, mirror: mirror) }
         lastTime = time
         return rects
     }

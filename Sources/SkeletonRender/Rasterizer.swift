@@ -13,17 +13,29 @@ public enum Rasterizer {
 
     /// Paints `mask` inside `region`. With `background`, the pixels of the region on each row
     /// outside the fully covered run are first set to it, so the caller need not clear them.
+    /// With `mirror` (which needs `background`: every pixel of the region is then written), each
+    /// row of the region is written into `mirror` too, while it is still in cache.
     public static func fill(_ mask: CoverageMask, canvas: Canvas, region: PixelRect, paint: ShapePaint,
-                            background: UInt32? = nil) {
+                            background: UInt32? = nil, mirror: Canvas? = nil) {
+        precondition(mirror == nil || background != nil, "a mirror gets whole rows: the background must be laid")
         let clip = region.intersection(canvas.bounds)
         let area = mask.bounds.intersection(clip)
         guard !area.isEmpty else {
-            if let background { canvas.fill(clip, with: background) }
+            if let background {
+                canvas.fill(clip, with: background)
+                mirror?.fill(clip, with: background)
+            }
             return
         }
         if let background {
-            canvas.fill(PixelRect(x: clip.x, y: clip.y, width: clip.width, height: area.y - clip.y), with: background)
-            canvas.fill(PixelRect(x: clip.x, y: area.maxY, width: clip.width, height: clip.maxY - area.maxY), with: background)
+            let above = PixelRect(x: clip.x, y: clip.y, width: clip.width, height: area.y - clip.y)
+            let below = PixelRect(x: clip.x, y: area.maxY, width: clip.width, height: clip.maxY - area.maxY)
+            func layBackground(_ target: Canvas) {
+                target.fill(above, with: background)
+                target.fill(below, with: background)
+            }
+            layBackground(canvas)
+            if let mirror { layBackground(mirror) }
         }
         // A sweep along x has the same colours on every row: compute them once for the columns drawn.
         var columnColors: [UInt32] = []
@@ -80,6 +92,9 @@ public enum Rasterizer {
                     // depends only on its coverage: the rows covered alike below it are copies of it.
                     let next = rowsRepeat ? min(Int(repeatsUntil[r]) + mask.bounds.y, area.maxY) : j + 1
                     for k in (j + 1)..<next { (canvas.row(k) + clip.x).update(from: row + clip.x, count: clip.width) }
+                    if let mirror {
+                        for k in j..<next { (mirror.row(k) + clip.x).update(from: row + clip.x, count: clip.width) }
+                    }
                     j = next
                 }
             }}}}}}}

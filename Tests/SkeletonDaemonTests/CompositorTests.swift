@@ -96,4 +96,60 @@ import Testing
         compositor.draw(session.frame(at: 0.7))
         #expect(display.buffer.pixels == reference(look, at: 0.7, size: size).pixels)
     }
+
+    @Test func aDoubleBufferedOutputShowsEveryFrameThroughShowUpdateAndHide() throws {
+        let size = Size(width: 200, height: 100)
+        let output = FlipOutput(size: size)
+        let compositor = OutputCompositor(output: output)
+        let session = Session()
+        _ = session.show(look, delay: 0, transition: .crossDissolve(duration: 0.25), now: 0)
+        var tinted = look
+        tinted.overrides.tint = Color(red: 0x40, green: 0x80, blue: 0xC0)
+        for frame in 0..<150 {
+            let now = Double(frame) / 60
+            if frame == 60 { #expect(session.update(tinted, now: now)) }
+            if frame == 120 { _ = session.hide(transition: .crossDissolve(duration: 0.25), retain: false, now: now) }
+            _ = session.advance(to: now)
+            #expect(try compositor.present(session.frame(at: now)))
+            if output.screen.pixels != output.shadowBuffer.pixels {
+                Issue.record("frame \(frame): the buffer on screen is not the frame drawn")
+                return
+            }
+        }
+        // Steady frames between the transitions went through the mirror.
+        #expect(output.mirroredPresents > 60)
+    }
+}
+
+/// Two buffers flipped in turn at once, with the bookkeeping `DRMOutput` uses.
+final class FlipOutput: DisplayOutput {
+    let name = "FLIP-1"
+    let size: Size
+    let shadowBuffer: PixelBuffer
+    let buffers: [PixelBuffer]
+    var pair = BufferPair()
+    var mirroredPresents = 0
+    var framesPresented = 0
+
+    init(size: Size) {
+        self.size = size
+        shadowBuffer = PixelBuffer(size: size)
+        buffers = [PixelBuffer(size: size, fill: 0xFF00FF), PixelBuffer(size: size, fill: 0x00FF00)]
+    }
+
+    var shadow: Canvas { shadowBuffer.canvas }
+    var canPresent: Bool { true }
+    var statusFields: [String: JSONValue] { [:] }
+    var screen: PixelBuffer { buffers[pair.front] }
+    var mirror: Canvas? { pair.backTakesDamage ? buffers[pair.back].canvas : nil }
+
+    func present(damage: [PixelRect], mirrored: Bool) throws(DisplayError) -> Bool {
+        let back = buffers[pair.back].canvas
+        for rect in pair.rectsToCopy(damage: damage, mirrored: mirrored, bounds: back.bounds) { back.copy(rect, from: shadow) }
+        pair.backFilled(damage: damage)
+        pair.flipped()
+        if mirrored { mirroredPresents += 1 }
+        framesPresented += 1
+        return true
+    }
 }

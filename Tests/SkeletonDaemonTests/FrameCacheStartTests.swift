@@ -21,7 +21,7 @@ final class RecordingOutput: DisplayOutput {
     var framesPresented: Int { calls.count }
     var statusFields: [String: JSONValue] { [:] }
 
-    func present(damage: [PixelRect]) throws(DisplayError) -> Bool {
+    func present(damage: [PixelRect], mirrored: Bool) throws(DisplayError) -> Bool {
         calls.append("present")
         for rect in damage { screen.canvas.copy(rect, from: shadow) }
         return true

@@ -24,10 +24,9 @@ public final class DRMOutput: DisplayOutput {
     private var showsBootFrame = false
     private let shadowBuffer: PixelBuffer
     private var buffers: [DumbBuffer] = []
-    /// Whether each buffer holds the frame it last got (a fresh one must be copied whole).
-    private var bufferCurrent = [false, false]
-    private var front = 0
-    private var lastDamage: [PixelRect] = []
+    /// Which buffer is on screen and what the other one needs to catch up.
+    private var pair = BufferPair()
+    private var front: Int { pair.front }
     private var saved: drmModeCrtcPtr?
     private(set) var modeSet = false
     /// Handed back (hide): no frames until the display is taken again.
@@ -94,18 +93,26 @@ public final class DRMOutput: DisplayOutput {
         }
         modeSet = true
         problem = nil
-        bufferCurrent = [false, false]
+        pair.invalidate()
+    }
+
+    /// The back buffer, while damage alone brings it up to date: the renderer writes this
+    /// frame's damage into it as it draws (write only; the buffer is not on screen, since no
+    /// flip is pending).
+    public var mirror: Canvas? {
+        guard canPresent, modeSet, buffers.count == 2, pair.backTakesDamage else { return nil }
+        return buffers[pair.back].canvas
     }
 
     /// Copies this frame's and the previous frame's damage into the back buffer (it is two
-    /// frames old) and flips to it. Never two flips pending: the caller checks `canPresent`.
-    /// Returns false when the frame was not shown (the kernel was busy); both buffers are then
-    /// brought up to date in full at the next present.
-    public func present(damage: [PixelRect]) throws(DisplayError) -> Bool {
+    /// frames old; `mirrored`: this frame's damage is in it already, written through `mirror`)
+    /// and flips to it. Never two flips pending: the caller checks `canPresent`. Returns false
+    /// when the frame was not shown (the kernel was busy); both buffers are then brought up to
+    /// date in full at the next present.
+    public func present(damage: [PixelRect], mirrored: Bool) throws(DisplayError) -> Bool {
         guard canPresent else { return false }
         showsBootFrame = false
-        let back = 1 - front
-        if damage.isEmpty && bufferCurrent[back] { return true }
+        if damage.isEmpty && pair.backTakesDamage { return true }
         // The mode is set at the first frame, not when the device opens: until something is
         // shown, the console stays on screen. That frame goes straight into the buffer the mode
         // was set on, so no black (or stale) buffer is shown while a flip is awaited.
@@ -114,8 +121,7 @@ public final class DRMOutput: DisplayOutput {
             let target = buffers[front]
             target.canvas.copy(target.canvas.bounds, from: shadowBuffer.canvas)
             markDirty(target)
-            bufferCurrent[front] = true
-            lastDamage = damage
+            pair.frontFilled(damage: damage, whole: true)
             framesPresented += 1
             return true
         }
@@ -124,39 +130,41 @@ public final class DRMOutput: DisplayOutput {
             let screen = buffers[front]
             for rect in PixelRect.coalesce(damage) { screen.canvas.copy(rect, from: shadowBuffer.canvas) }
             markDirty(screen)
-            lastDamage = damage
+            pair.frontFilled(damage: damage, whole: false)
             framesPresented += 1
             return true
         }
         let target = backBuffer.canvas
-        let rects = bufferCurrent[back] ? PixelRect.coalesce(damage + lastDamage) : [target.bounds]
-        for rect in rects { target.copy(rect, from: shadowBuffer.canvas) }
+        for rect in pair.rectsToCopy(damage: damage, mirrored: mirrored, bounds: target.bounds) {
+            target.copy(rect, from: shadowBuffer.canvas)
+        }
         if let code = DRMCalls.pageFlip(fd, crtc: crtcID, framebuffer: backBuffer.framebuffer) {
             switch code {
             case EACCES, EPERM:
                 problem = "lost DRM master on \(device): another program has the display"
-                bufferCurrent = [false, false]
+                pair.invalidate()
                 throw DRMCalls.fail(device, name, "drmModePageFlip", code)
             case EBUSY:
-                bufferCurrent = [false, false]
+                pair.invalidate()
                 return false
             default:
                 // No page flips on this driver: show the back buffer with a mode set instead.
                 if let setCode = DRMCalls.setCrtc(fd, crtc: crtcID, framebuffer: backBuffer.framebuffer,
                                                   connector: connectorID, mode: mode) {
-                    bufferCurrent = [false, false]
+                    pair.invalidate()
                     let error = DRMCalls.fail(device, name, "drmModePageFlip (\(DRMCalls.describe(code))) and drmModeSetCrtc", setCode)
                     problem = error.message
                     throw error
                 }
-                front = back
+                pair.backFilled(damage: damage)
+                pair.flipped()
                 markDirty(backBuffer)
+                framesPresented += 1
+                return true
             }
-        } else {
-            flipPending = true
         }
-        bufferCurrent[back] = true
-        lastDamage = damage
+        flipPending = true
+        pair.backFilled(damage: damage)
         framesPresented += 1
         return true
     }
@@ -188,7 +196,7 @@ public final class DRMOutput: DisplayOutput {
         let target = buffers[front]
         let written = write(target.canvas)
         markDirty(target)
-        bufferCurrent = [false, false]
+        pair.invalidate()
         if written { framesPresented += 1 }
         return written
     }
@@ -197,7 +205,7 @@ public final class DRMOutput: DisplayOutput {
     func flipCompleted() {
         guard flipPending else { return }
         flipPending = false
-        front = 1 - front
+        pair.flipped()
     }
 
     /// DIRTYFB after a write to the buffer on screen, for drivers that need it (virtio-gpu,
@@ -221,8 +229,8 @@ public final class DRMOutput: DisplayOutput {
         }
         if flipPending {
             flipPending = false
-            front = 1 - front
-            bufferCurrent = [false, false]
+            pair.flipped()
+            pair.invalidate()
         }
     }
 
@@ -248,7 +256,7 @@ public final class DRMOutput: DisplayOutput {
         released = false
         problem = nil
         modeSet = false
-        bufferCurrent = [false, false]
+        pair.invalidate()
     }
 
     /// Notices that another program took the display while nothing was presented.

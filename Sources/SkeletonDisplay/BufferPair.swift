@@ -1,0 +1,50 @@
+import SkeletonRender
+
+/// The bookkeeping of two buffers shown in turn: which one is on screen, whether each holds
+/// the frame it was last given, and what the one off screen needs to catch up with the
+/// shadow. That one holds the frame before last, so a present copies this frame's damage and
+/// the last frame's; when the renderer already wrote this frame's damage into it as it drew
+/// (the back buffer as `mirror`), only the rest of the last frame's damage.
+public struct BufferPair: Sendable {
+    /// The buffer on screen, 0 or 1.
+    public private(set) var front = 0
+    private var holdsItsFrame = [false, false]
+    private var lastDamage: [PixelRect] = []
+
+    public init() {}
+
+    /// The buffer off screen, the one a present fills.
+    public var back: Int { 1 - front }
+
+    /// True when damage alone brings the back buffer up to date, so the renderer may write
+    /// this frame's damage straight into it. False while it is new or stale: a present then
+    /// copies it whole.
+    public var backTakesDamage: Bool { holdsItsFrame[back] }
+
+    /// What a present copies from the shadow into the back buffer for a frame with `damage`;
+    /// `mirrored`: the renderer wrote `damage` into it already.
+    public func rectsToCopy(damage: [PixelRect], mirrored: Bool, bounds: PixelRect) -> [PixelRect] {
+        guard holdsItsFrame[back] else { return [bounds] }
+        return mirrored ? PixelRect.uncovered(lastDamage, by: damage) : PixelRect.coalesce(damage + lastDamage)
+    }
+
+    /// The back buffer holds the frame with `damage` now (its flip may still be pending).
+    public mutating func backFilled(damage: [PixelRect]) {
+        holdsItsFrame[back] = true
+        lastDamage = damage
+    }
+
+    /// The buffer on screen was written instead (the first frame, straight into the buffer the
+    /// mode was set on, or the only buffer there is); `whole`: it holds the whole frame.
+    public mutating func frontFilled(damage: [PixelRect], whole: Bool) {
+        if whole { holdsItsFrame[front] = true }
+        lastDamage = damage
+    }
+
+    /// The back buffer is on screen now.
+    public mutating func flipped() { front = back }
+
+    /// Neither buffer can be trusted (a mode set, a failed flip, a frame written past the
+    /// shadow): the next presents copy whole frames.
+    public mutating func invalidate() { holdsItsFrame = [false, false] }
+}

@@ -1,0 +1,130 @@
+import Testing
+import SkeletonDisplay
+import SkeletonLayout
+@testable import SkeletonRender
+
+@Suite("Damage drawn into the back buffer as it is drawn into the shadow")
+struct MirrorTests {
+    @Test func subtractingLeavesExactlyThePixelsOutside() {
+        let base = PixelRect(x: 2, y: 3, width: 10, height: 8)
+        let cuts = [PixelRect(x: 4, y: 5, width: 3, height: 2), PixelRect(x: 0, y: 0, width: 6, height: 20),
+                    PixelRect(x: 9, y: 9, width: 9, height: 9), PixelRect(x: 2, y: 3, width: 10, height: 8),
+                    PixelRect(x: 20, y: 20, width: 2, height: 2), PixelRect(x: 5, y: 0, width: 2, height: 30)]
+        for cut in cuts {
+            var pieces: [PixelRect] = []
+            base.subtract(cut, into: &pieces)
+            var covered = Set<[Int]>()
+            for piece in pieces {
+                for y in piece.y..<piece.maxY {
+                    for x in piece.x..<piece.maxX {
+                        #expect(covered.insert([x, y]).inserted, "\(base) - \(cut): pieces overlap at \(x),\(y)")
+                    }
+                }
+            }
+            var expected = Set<[Int]>()
+            for y in base.y..<base.maxY {
+                for x in base.x..<base.maxX where !cut.contains(PixelRect(x: x, y: y, width: 1, height: 1)) {
+                    expected.insert([x, y])
+                }
+            }
+            #expect(covered == expected, "\(base) - \(cut)")
+            #expect(pieces.count <= 4)
+        }
+        #expect(PixelRect.uncovered([base], by: [base]).isEmpty)
+        #expect(PixelRect.uncovered([base], by: [PixelRect(x: 7, y: 3, width: 5, height: 8)]) == [PixelRect(x: 2, y: 3, width: 5, height: 8)])
+    }
+
+    @Test func aRegionDrawnWithAMirrorWritesTheSamePixelsThereAndNothingElse() throws {
+        let layout = try loadLayout(DamageTests.scene)
+        let renderer = FrameRenderer(layout: layout, outputSize: nil, overrides: PresentationOverrides(style: .gradient, animated: true))
+        let size = renderer.layout.outputSize
+        let canvas = PixelBuffer(size: size, fill: 0x010203), mirror = PixelBuffer(size: size, fill: 0xABCDEF)
+        let region = PixelRect(x: 7, y: 5, width: 61, height: 43)
+        renderer.draw(region, at: 0.4, into: canvas.canvas, mirror: mirror.canvas)
+        for y in 0..<size.height {
+            for x in 0..<size.width {
+                let inside = region.contains(PixelRect(x: x, y: y, width: 1, height: 1))
+                if inside && mirror[x, y] != canvas[x, y] || !inside && mirror[x, y] != 0xABCDEF {
+                    Issue.record("pixel (\(x), \(y)): mirror \(hex(mirror[x, y])), canvas \(hex(canvas[x, y]))")
+                    return
+                }
+            }
+        }
+    }
+
+    /// Frames presented as `DRMOutput` presents them (damage mirrored into the back buffer, the
+    /// rest of the last frame's damage copied, then a flip): the buffer on screen must equal the
+    /// frame drawn whole, every frame.
+    func expectFlipChainShowsEveryFrame(_ json: String, overrides: PresentationOverrides, size: Size? = nil, frames: Int = 40,
+                                        sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let layout = try loadLayout(json, sourceLocation: sourceLocation)
+        let renderer = FrameRenderer(layout: layout, outputSize: size, overrides: overrides)
+        let reference = FrameRenderer(layout: layout, outputSize: size, overrides: overrides)
+        let outputSize = renderer.layout.outputSize
+        let shadow = PixelBuffer(size: outputSize), whole = PixelBuffer(size: outputSize)
+        let buffers = [PixelBuffer(size: outputSize, fill: 0xFF00FF), PixelBuffer(size: outputSize, fill: 0x00FF00)]
+        var pair = BufferPair()
+        var mirrored = 0
+        for frame in 0..<frames {
+            let t = 0.1 + Double(frame) / 30
+            let back = buffers[pair.back].canvas
+            let mirror = pair.backTakesDamage ? back : nil
+            let damage = renderer.render(at: t, into: shadow.canvas, mirror: mirror)
+            for rect in pair.rectsToCopy(damage: damage, mirrored: mirror != nil, bounds: back.bounds) {
+                back.copy(rect, from: shadow.canvas)
+            }
+            pair.backFilled(damage: damage)
+            pair.flipped()
+            if mirror != nil { mirrored += 1 }
+            reference.renderFull(at: t, into: whole.canvas)
+            if let d = firstDifference(buffers[pair.front], whole) {
+                Issue.record("frame \(frame) at \(t) s: pixel (\(d.x), \(d.y)) on screen \(hex(buffers[pair.front][d.x, d.y])), drawn whole \(hex(whole[d.x, d.y]))",
+                             sourceLocation: sourceLocation)
+                return
+            }
+        }
+        // The first two frames fill each buffer whole; all the others go through the mirror.
+        #expect(mirrored == frames - 2, sourceLocation: sourceLocation)
+    }
+
+    @Test("a flip chain shows every frame", arguments: [SkeletonStyle.solid, .gradient])
+    func flipChain(style: SkeletonStyle) throws {
+        for direction in [SlideDirection.leftRight, .rightLeft, .topBottom, .bottomRightTopLeft] {
+            let overrides = PresentationOverrides(style: style, animated: true, direction: direction)
+            try expectFlipChainShowsEveryFrame(DamageTests.scene, overrides: overrides)
+            try expectFlipChainShowsEveryFrame(DamageTests.scene, overrides: overrides, size: Size(width: 333, height: 207), frames: 20)
+        }
+    }
+
+    @Test func aFlipChainWithOverlappingTranslucentShapes() throws {
+        // Overlapping shapes share regions: those are drawn, then copied into the mirror whole.
+        let json = layoutJSON(width: 90, height: 60, background: "#203040",
+                              extra: ##""appearance": {"tint": "#FFFFFF80"}, "presentation": {"style": "gradient", "animated": true}"##,
+                              children: [
+                                  #"{"kind": "image", "frame": [5.5, 4.25, 60, 40], "cornerRadius": 9}"#,
+                                  #"{"kind": "image", "frame": [30, 20, 50, 30.5], "cornerRadius": 6}"#,
+                                  #"{"kind": "image", "frame": [10, 30, 20, 20], "shape": "circle"}"#,
+                              ])
+        try expectFlipChainShowsEveryFrame(json, overrides: PresentationOverrides())
+        try expectFlipChainShowsEveryFrame(json, overrides: PresentationOverrides(style: .solid))
+    }
+
+    @Test func aPairCopiesWholeFramesUntilBothBuffersHoldOne() {
+        let bounds = PixelRect(x: 0, y: 0, width: 50, height: 40)
+        let a = PixelRect(x: 1, y: 1, width: 10, height: 5), b = PixelRect(x: 5, y: 1, width: 10, height: 5)
+        var pair = BufferPair()
+        #expect(!pair.backTakesDamage)
+        #expect(pair.rectsToCopy(damage: [a], mirrored: false, bounds: bounds) == [bounds])
+        pair.backFilled(damage: [a])
+        pair.flipped()
+        #expect(pair.front == 1 && !pair.backTakesDamage, "buffer 0 has never been filled")
+        pair.backFilled(damage: [a])
+        pair.flipped()
+        #expect(pair.backTakesDamage)
+        // Buffer 1 holds the frame before last: it needs the last frame's damage too.
+        #expect(pair.rectsToCopy(damage: [b], mirrored: false, bounds: bounds) == [PixelRect(x: 1, y: 1, width: 14, height: 5)])
+        #expect(pair.rectsToCopy(damage: [b], mirrored: true, bounds: bounds) == [PixelRect(x: 1, y: 1, width: 4, height: 5)])
+        pair.invalidate()
+        #expect(pair.rectsToCopy(damage: [b], mirrored: true, bounds: bounds) == [bounds])
+    }
+}

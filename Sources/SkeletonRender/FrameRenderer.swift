@@ -25,7 +25,10 @@ public final class FrameRenderer: @unchecked Sendable {
         }
         self.maskBounds = masks.map(\.bounds)
         self.geometry = geometry
-        self.shapes = layout.skeletonShapes
+        self.skeletons = layout.items.indices.compactMap { index in
+            guard case .skeleton(let shape) = layout.items[index] else { return nil }
+            return (index, shape)
+        }
         let animator = self.animator
         self.stops = layout.items.map { item in
             switch item {
@@ -44,7 +47,8 @@ public final class FrameRenderer: @unchecked Sendable {
         self.paints = stops.map { ShapePaint(stops: $0) }
     }
 
-    private let shapes: [SkeletonShape]
+    /// The skeleton shapes with their item indices.
+    private let skeletons: [(item: Int, shape: SkeletonShape)]
     private let geometry: [ItemGeometry]
 
     struct ItemGeometry: Equatable {
@@ -113,9 +117,10 @@ public final class FrameRenderer: @unchecked Sendable {
     private func updatePaints(for time: Double) {
         guard paintTime != time else { return }
         paintTime = time
-        for (index, item) in layout.items.enumerated() {
-            guard case .skeleton(let shape) = item else { continue }
-            paints[index] = animator.paint(for: shape, at: time, table: tables[index], stops: stops[index])
+        var memo = ProgressMemo(time: time)
+        for (item, shape) in skeletons {
+            paints[item] = animator.paint(for: shape, progress: memo.progress(of: shape, animator),
+                                          table: tables[item], stops: stops[item])
         }
     }
 
@@ -147,9 +152,12 @@ public final class FrameRenderer: @unchecked Sendable {
 
     /// The pixel rectangles that can differ between the frames at `t0` and `t1`.
     public func changedRects(from t0: Double, to t1: Double) -> [PixelRect] {
+        guard animator.moves else { return [] }
         var rects: [PixelRect] = []
-        for shape in shapes {
-            guard let area = animator.changedArea(of: shape, from: t0, to: t1) else { continue }
+        var before = ProgressMemo(time: t0), after = ProgressMemo(time: t1)
+        for (_, shape) in skeletons {
+            let p0 = before.progress(of: shape, animator), p1 = after.progress(of: shape, animator)
+            guard let area = animator.changedArea(of: shape, fromProgress: p0, toProgress: p1) else { continue }
             let rect = PixelRect(enclosing: area).intersection(outputBounds)
             if !rect.isEmpty { rects.append(rect) }
         }

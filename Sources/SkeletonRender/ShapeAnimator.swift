@@ -26,17 +26,23 @@ public struct ShapeAnimator: Sendable {
     /// `stops` are the shape's colours already converted (`stops(for:)`); a renderer keeps them.
     public func paint(for shape: SkeletonShape, at time: Double, table: GradientTable? = nil,
                       stops: PaintStops? = nil) -> ShapePaint {
+        paint(for: shape, progress: progress(of: shape, at: time), table: table, stops: stops)
+    }
+
+    /// The paint at a progress already worked out (`progress(of:at:)`).
+    public func paint(for shape: SkeletonShape, progress p: Double, table: GradientTable? = nil,
+                      stops: PaintStops? = nil) -> ShapePaint {
         let stops = stops ?? self.stops(for: shape)
         switch (presentation.style, moves) {
         case (.solid, false):
             return ShapePaint(stops: stops)
         case (.solid, true):
-            return .solid(shape.tint.mixed(with: shape.tint.complement, progress(of: shape, at: time)))
+            return .solid(shape.tint.mixed(with: shape.tint.complement, p))
         case (.gradient, false):
             let r = shape.rect
             return ShapePaint(stops: stops, a: 0, b: 1 / r.height, c: -r.y / r.height, table: table)
         case (.gradient, true):
-            return slidingPaint(shape, progress: progress(of: shape, at: time), stops: stops, table: table)
+            return slidingPaint(shape, progress: p, stops: stops, table: table)
         }
     }
 
@@ -66,8 +72,12 @@ public struct ShapeAnimator: Sendable {
     /// The part of `shape` whose pixels may differ between `t0` and `t1`; nil when none can.
     public func changedArea(of shape: SkeletonShape, from t0: Double, to t1: Double) -> Rect? {
         guard moves else { return nil }
-        let p0 = progress(of: shape, at: t0), p1 = progress(of: shape, at: t1)
-        guard p0 != p1 else { return nil }
+        return changedArea(of: shape, fromProgress: progress(of: shape, at: t0), toProgress: progress(of: shape, at: t1))
+    }
+
+    /// The part of `shape` whose pixels may differ between progress `p0` and progress `p1`.
+    public func changedArea(of shape: SkeletonShape, fromProgress p0: Double, toProgress p1: Double) -> Rect? {
+        guard moves, p0 != p1 else { return nil }
         let bounds = shape.rect.intersection(shape.clip)
         if presentation.style == .solid { return bounds }
         let f = presentation.animation.space == .screen ? screen : shape.rect

@@ -70,6 +70,16 @@ public struct ShapePaint: Sendable {
         return table?.color(at: t) ?? color(at: t)
     }
 
+    /// Where column x reads the gradient table: entry `(start + x * step) >> 32`, clamped. The
+    /// walk is anchored at column 0, so a column's colour does not depend on where a region
+    /// that draws it starts.
+    private var tableWalk: (start: Int64, step: Int64) {
+        let steps = Double(GradientTable.steps)
+        let scale = 4_294_967_296.0
+        return (Int64(((a * 0.5 + c) * steps + 0.5).clamped(-1e6, 1e6) * scale),
+                Int64((a * steps).clamped(-1e5, 1e5) * scale))
+    }
+
     /// Colours of columns `from..<to` for a paint that varies along x only; outside the
     /// gradient's span the end colours repeat. With `xrgb`, the alpha byte is cleared so the
     /// row can be copied straight into a canvas.
@@ -78,18 +88,16 @@ public struct ShapePaint: Sendable {
         guard let table else {
             return (from..<to).map { color(at: a * (Double($0) + 0.5) + c) & mask }
         }
+        let walk = tableWalk
         return table.colors.withUnsafeBufferPointer { colors in
             [UInt32](unsafeUninitializedCapacity: max(0, to - from)) { buffer, count in
-                // The table index walks along the row in 32.32 fixed point: one add per column.
-                let steps = Double(GradientTable.steps)
-                let scale = 4_294_967_296.0
-                var index = Int64(((a * (Double(from) + 0.5) + c) * steps + 0.5).clamped(-1e6, 1e6) * scale)
-                let delta = Int64((a * steps).clamped(-1e6, 1e6) * scale)
+                // One add per column.
+                var index = walk.start &+ Int64(from) &* walk.step
                 let lastIndex = Int64(GradientTable.steps)
                 for k in 0..<(to - from) {
                     let i = min(max(index >> 32, 0), lastIndex)
                     buffer[k] = colors[Int(i)] & mask
-                    index &+= delta
+                    index &+= walk.step
                 }
                 count = to - from
             }

@@ -69,4 +69,24 @@ struct RowRepeatTests {
         try expectRowsMatch(json, overrides: PresentationOverrides(), times: [0.2, 0.7, 1.3])
         try expectRowsMatch(json, overrides: PresentationOverrides(style: .solid), times: [0.2, 0.9])
     }
+
+    @Test func aColumnsColourDoesNotDependOnWhereItsRegionStarts() {
+        // Sliding bands over shapes of several widths, as the animator makes them, at many
+        // progress values: a column drawn by a region starting anywhere left of it (the damage
+        // of one frame) has the colour it has in a whole frame.
+        let stops = [Color(rgb: 0xDDE1E2), Color(rgb: 0xF5F7F8), Color(rgb: 0xDDE1E2)]
+        let table = GradientTable(stops: stops)
+        var differences = 0
+        for width in [333.0, 1920] {
+            for step in 0..<8 {
+                let paint = ShapePaint(stops: stops, a: 1 / width, b: 0, c: -17.25 / width + 1 - Double(step) / 4, table: table)
+                let whole = paint.columnColors(from: 0, to: 2000, xrgb: true)
+                for start in stride(from: 1, to: 2000, by: 19) {
+                    let part = paint.columnColors(from: start, to: 2000, xrgb: true)
+                    differences += part.indices.filter { part[$0] != whole[start + $0] }.count
+                }
+            }
+        }
+        #expect(differences == 0)
+    }
 }

@@ -155,9 +155,9 @@ public final class FrameRenderer: @unchecked Sendable {
         guard animator.moves else { return [] }
         var rects: [PixelRect] = []
         var before = ProgressMemo(time: t0), after = ProgressMemo(time: t1)
-        for (_, shape) in skeletons {
+        for (item, shape) in skeletons {
             let p0 = before.progress(of: shape, animator), p1 = after.progress(of: shape, animator)
-            guard let area = animator.changedArea(of: shape, fromProgress: p0, toProgress: p1) else { continue }
+            guard let area = animator.changedArea(of: shape, fromProgress: p0, toProgress: p1, table: tables[item]) else { continue }
             let rect = PixelRect(enclosing: area).intersection(outputBounds)
             if !rect.isEmpty { rects.append(rect) }
         }

@@ -76,13 +76,21 @@ public struct ShapeAnimator: Sendable {
     }
 
     /// The part of `shape` whose pixels may differ between progress `p0` and progress `p1`.
-    public func changedArea(of shape: SkeletonShape, fromProgress p0: Double, toProgress p1: Double) -> Rect? {
+    /// With the shape's gradient `table`, the band leaves out the ends of the gradient that
+    /// are the end colours already (where a light gradient changes by a few levels, a few
+    /// percent of the band at each end).
+    public func changedArea(of shape: SkeletonShape, fromProgress p0: Double, toProgress p1: Double,
+                            table: GradientTable? = nil) -> Rect? {
         guard moves, p0 != p1 else { return nil }
         let bounds = shape.rect.intersection(shape.clip)
         if presentation.style == .solid { return bounds }
         let f = presentation.animation.space == .screen ? screen : shape.rect
-        // The band covers s in (2p - 1, 2p); map the union of both positions back to pixels.
-        let s0 = min(p0, p1) * 2 - 1, s1 = max(p0, p1) * 2
+        // At progress p, a point at s along the sweep reads the gradient at s + 1 - 2p, so the
+        // part that is not one end colour is s in (2p - 1 + below, 2p - 1 + above); map the
+        // union of its two positions (and all between) back to pixels.
+        let below = table?.flatBelow ?? 0, above = table?.flatAbove ?? 1
+        let s0 = min(p0, p1) * 2 - 1 + below, s1 = max(p0, p1) * 2 - 1 + above
+        guard s1 > s0 else { return nil }
         var band: Rect
         switch direction {
         case .leftRight: band = Rect(x: f.x + s0 * f.width, y: bounds.y, width: (s1 - s0) * f.width, height: bounds.height)

@@ -142,12 +142,29 @@ struct DamageTests {
         let t1 = time(forProgress: 0.52, curve: TimingCurve(.easeIn), duration: 1.5)
         let rects = renderer.changedRects(from: t0, to: t1)
         #expect(rects.count == 1)
-        // The band spans s in (2p - 1, 2p): from 0 to 1.04 of the width at the two times, clipped.
-        #expect(rects.first == PixelRect(x: 0, y: 20, width: 1000, height: 40))
+        // The default gradient changes by a few levels only: its first and last 1.7 % read the
+        // end colour (base), and those parts of the band stay out of the damage.
+        let table = GradientTable(stops: renderer.layout.skeletonShapes[0].gradient)
+        #expect(table.flatBelow > 0.015 && table.flatBelow < 0.02)
+        #expect(abs(table.flatAbove - (1 - table.flatBelow)) < 1e-9, "the gradient is symmetric")
+        // The band spans s in (2p - 1 + below, 2p - 1 + above): from 0.017 to 1.02 of the
+        // width at the two times, clipped.
+        let left = Int((table.flatBelow * 1000).rounded(.down))
+        #expect(rects.first == PixelRect(x: left, y: 20, width: 1000 - left, height: 40))
         let early = renderer.changedRects(from: time(forProgress: 0.1, curve: TimingCurve(.easeIn), duration: 1.5),
                                           to: time(forProgress: 0.12025, curve: TimingCurve(.easeIn), duration: 1.5))
-        // s from -0.8 to 0.2405 of the width: pixels 0 to 240.5, rounded out to 241.
-        #expect(early == [PixelRect(x: 0, y: 20, width: 241, height: 40)])
+        // s up to 0.2405 - 1 + above of the width: about 223 pixels, where the whole band would be 241.
+        let right = Int(((0.2405 - 1 + table.flatAbove) * 1000).rounded(.up))
+        #expect(right < 241)
+        #expect(early == [PixelRect(x: 0, y: 20, width: right, height: 40)])
+    }
+
+    @Test func aGradientOfOneColourNeverChanges() throws {
+        let layout = try loadLayout(layoutJSON(width: 200, height: 50, extra: ##""appearance": {"gradient": ["#808080", "#808080"]}, "presentation": {"style": "gradient", "animated": true}"##,
+                                               children: [#"{"kind": "image", "frame": [0, 10, 200, 30]}"#]))
+        let renderer = FrameRenderer(layout: layout)
+        #expect(renderer.isAnimating)
+        #expect(renderer.changedRects(from: 0.1, to: 0.4).isEmpty)
     }
 
     @Test func benchmarkSceneAt1080p() throws {

@@ -43,14 +43,15 @@ public final class OutputCompositor {
     @discardableResult
     public func draw(_ frame: SessionFrame?) -> [PixelRect] { draw(frame, mirror: nil).damage }
 
-    /// Draws `frame` and presents it. A steady frame's damage goes into the output's `mirror`
-    /// (its back buffer) as it is drawn, so the present copies little more.
+    /// Draws `frame` and presents it. A steady frame's damage, and what the output's back
+    /// buffer lacks besides, are drawn into that buffer too (`mirror`), so the present copies
+    /// nothing.
     public func present(_ frame: SessionFrame?) throws(DisplayError) -> Bool {
         let (damage, mirrored) = draw(frame, mirror: output.mirror)
         return try output.present(damage: damage, mirrored: mirrored)
     }
 
-    private func draw(_ frame: SessionFrame?, mirror: Canvas?) -> (damage: [PixelRect], mirrored: Bool) {
+    private func draw(_ frame: SessionFrame?, mirror: Mirror?) -> (damage: [PixelRect], mirrored: Bool) {
         let shadow = output.shadow
         guard let frame else {
             shadow.copy(shadow.bounds, from: beneath.canvas)

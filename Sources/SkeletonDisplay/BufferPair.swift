@@ -3,8 +3,8 @@ import SkeletonRender
 /// The bookkeeping of two buffers shown in turn: which one is on screen, whether each holds
 /// the frame it was last given, and what the one off screen needs to catch up with the
 /// shadow. That one holds the frame before last, so a present copies this frame's damage and
-/// the last frame's; when the renderer already wrote this frame's damage into it as it drew
-/// (the back buffer as `mirror`), only the rest of the last frame's damage.
+/// the last frame's, unless the renderer drew both into it as it drew the shadow (the back
+/// buffer as a `Mirror` that `lacks` the last frame's damage).
 public struct BufferPair: Sendable {
     /// The buffer on screen, 0 or 1.
     public private(set) var front = 0
@@ -16,16 +16,16 @@ public struct BufferPair: Sendable {
     /// The buffer off screen, the one a present fills.
     public var back: Int { 1 - front }
 
-    /// True when damage alone brings the back buffer up to date, so the renderer may write
-    /// this frame's damage straight into it. False while it is new or stale: a present then
-    /// copies it whole.
-    public var backTakesDamage: Bool { holdsItsFrame[back] }
+    /// What the back buffer lacks besides this frame's changes (the last frame's damage), when
+    /// damage alone brings it up to date, so that the renderer may draw straight into it. nil
+    /// while it is new or stale: a present then copies it whole.
+    public var backLacks: [PixelRect]? { holdsItsFrame[back] ? lastDamage : nil }
 
     /// What a present copies from the shadow into the back buffer for a frame with `damage`;
-    /// `mirrored`: the renderer wrote `damage` into it already.
+    /// `mirrored`: the renderer drew this frame's damage and `backLacks` into it already.
     public func rectsToCopy(damage: [PixelRect], mirrored: Bool, bounds: PixelRect) -> [PixelRect] {
         guard holdsItsFrame[back] else { return [bounds] }
-        return mirrored ? PixelRect.uncovered(lastDamage, by: damage) : PixelRect.coalesce(damage + lastDamage)
+        return mirrored ? [] : PixelRect.coalesce(damage + lastDamage)
     }
 
     /// The back buffer holds the frame with `damage` now (its flip may still be pending).

@@ -11,12 +11,13 @@ public protocol DisplayOutput: AnyObject {
     var shadow: Canvas { get }
     /// False while a previous present is still in flight (a page flip pending).
     var canPresent: Bool { get }
-    /// Where the renderer may write the damage it draws into the shadow, at the same time
-    /// (write only): the buffer the next present fills, when it needs no more than damage.
-    /// nil when the output has none (memory) or the next present copies whole.
-    var mirror: Canvas? { get }
-    /// Makes the shadow's `damage` visible; `mirrored`: it was also written into `mirror` (taken
-    /// just before this frame was drawn). False when the frame could not be shown now (the
+    /// Where the renderer may draw the damage it draws into the shadow, at the same time, with
+    /// what that buffer lacks besides (write only): the buffer the next present fills, when it
+    /// needs no more than damage. nil when the output has none (memory) or the next present
+    /// copies whole.
+    var mirror: Mirror? { get }
+    /// Makes the shadow's `damage` visible; `mirrored`: the frame was drawn through `mirror`
+    /// (taken just before it was drawn). False when the frame could not be shown now (the
     /// caller draws again at the next chance).
     func present(damage: [PixelRect], mirrored: Bool) throws(DisplayError) -> Bool
     /// Shows a whole frame that `write` puts (writing only) straight into what goes on screen,
@@ -29,7 +30,7 @@ public protocol DisplayOutput: AnyObject {
 }
 
 extension DisplayOutput {
-    public var mirror: Canvas? { nil }
+    public var mirror: Mirror? { nil }
 
     /// A present of damage drawn into the shadow only.
     public func present(damage: [PixelRect]) throws(DisplayError) -> Bool {

@@ -134,15 +134,19 @@ public final class FrameRenderer: @unchecked Sendable {
 
     /// Draws the frame for `time` into a canvas that holds this renderer's previous frame,
     /// touching only what changed; returns those rectangles (the whole canvas the first time).
-    /// With `mirror`, those rectangles of it get the same pixels (see `draw`).
-    public func render(at time: Double, into canvas: Canvas, mirror: Canvas? = nil) -> [PixelRect] {
+    /// With `mirror`, those rectangles and the ones it lacks are drawn into both (see `draw`):
+    /// afterwards it holds this frame wherever it held the frame it lacked rectangles of.
+    public func render(at time: Double, into canvas: Canvas, mirror: Mirror? = nil) -> [PixelRect] {
         guard let last = lastTime else {
             let whole = renderFull(at: time, into: canvas)
-            mirror?.copy(whole, from: canvas)
+            mirror?.canvas.copy(whole, from: canvas)
             return [whole]
         }
         let rects = changedRects(from: last, to: time)
-        for rect in rects { draw(rect, at: time, into: canvas, mirror: mirror) }
+        // Redrawing what the mirror lacks costs less than copying it afterwards: the regions
+        // grow by a few columns, where a copy would be many short rows read back.
+        let drawn = mirror.map { PixelRect.coalesce(rects + $0.lacks) } ?? rects
+        for rect in drawn { draw(rect, at: time, into: canvas, mirror: mirror?.canvas) }
         lastTime = time
         return rects
     }

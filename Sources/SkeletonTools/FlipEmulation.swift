@@ -8,12 +8,12 @@ final class FlipEmulation {
 
     init(buffers: [PixelBuffer]) { self.buffers = buffers }
 
-    /// What `DRMOutput` does: the damage is drawn into the shadow and the back buffer at once,
-    /// then the back buffer gets the rest of the last frame's damage (it is two frames old)
-    /// and is flipped to.
+    /// What `DRMOutput` does: this frame's damage and the last frame's (the back buffer is two
+    /// frames old) are drawn into the shadow and the back buffer at once, and the back buffer is
+    /// flipped to.
     func present(_ renderer: FrameRenderer, at time: Double, shadow: Canvas) {
         let back = buffers[pair.back].canvas
-        let mirror = pair.backTakesDamage ? back : nil
+        let mirror = pair.backLacks.map { Mirror(canvas: back, lacks: $0) }
         let rects = renderer.render(at: time, into: shadow, mirror: mirror)
         for rect in pair.rectsToCopy(damage: rects, mirrored: mirror != nil, bounds: back.bounds) {
             back.copy(rect, from: shadow)

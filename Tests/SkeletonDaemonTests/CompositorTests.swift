@@ -141,7 +141,7 @@ final class FlipOutput: DisplayOutput {
     var canPresent: Bool { true }
     var statusFields: [String: JSONValue] { [:] }
     var screen: PixelBuffer { buffers[pair.front] }
-    var mirror: Canvas? { pair.backTakesDamage ? buffers[pair.back].canvas : nil }
+    var mirror: Mirror? { pair.backLacks.map { Mirror(canvas: buffers[pair.back].canvas, lacks: $0) } }
 
     func present(damage: [PixelRect], mirrored: Bool) throws(DisplayError) -> Bool {
         let back = buffers[pair.back].canvas

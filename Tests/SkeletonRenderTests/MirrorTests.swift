@@ -5,35 +5,6 @@ import SkeletonLayout
 
 @Suite("Damage drawn into the back buffer as it is drawn into the shadow")
 struct MirrorTests {
-    @Test func subtractingLeavesExactlyThePixelsOutside() {
-        let base = PixelRect(x: 2, y: 3, width: 10, height: 8)
-        let cuts = [PixelRect(x: 4, y: 5, width: 3, height: 2), PixelRect(x: 0, y: 0, width: 6, height: 20),
-                    PixelRect(x: 9, y: 9, width: 9, height: 9), PixelRect(x: 2, y: 3, width: 10, height: 8),
-                    PixelRect(x: 20, y: 20, width: 2, height: 2), PixelRect(x: 5, y: 0, width: 2, height: 30)]
-        for cut in cuts {
-            var pieces: [PixelRect] = []
-            base.subtract(cut, into: &pieces)
-            var covered = Set<[Int]>()
-            for piece in pieces {
-                for y in piece.y..<piece.maxY {
-                    for x in piece.x..<piece.maxX {
-                        #expect(covered.insert([x, y]).inserted, "\(base) - \(cut): pieces overlap at \(x),\(y)")
-                    }
-                }
-            }
-            var expected = Set<[Int]>()
-            for y in base.y..<base.maxY {
-                for x in base.x..<base.maxX where !cut.contains(PixelRect(x: x, y: y, width: 1, height: 1)) {
-                    expected.insert([x, y])
-                }
-            }
-            #expect(covered == expected, "\(base) - \(cut)")
-            #expect(pieces.count <= 4)
-        }
-        #expect(PixelRect.uncovered([base], by: [base]).isEmpty)
-        #expect(PixelRect.uncovered([base], by: [PixelRect(x: 7, y: 3, width: 5, height: 8)]) == [PixelRect(x: 2, y: 3, width: 5, height: 8)])
-    }
-
     @Test func aRegionDrawnWithAMirrorWritesTheSamePixelsThereAndNothingElse() throws {
         let layout = try loadLayout(DamageTests.scene)
         let renderer = FrameRenderer(layout: layout, outputSize: nil, overrides: PresentationOverrides(style: .gradient, animated: true))
@@ -52,9 +23,9 @@ struct MirrorTests {
         }
     }
 
-    /// Frames presented as `DRMOutput` presents them (damage mirrored into the back buffer, the
-    /// rest of the last frame's damage copied, then a flip): the buffer on screen must equal the
-    /// frame drawn whole, every frame.
+    /// Frames presented as `DRMOutput` presents them (this frame's damage and the last frame's
+    /// drawn into the back buffer along with the shadow, then a flip): the buffer on screen must
+    /// equal the frame drawn whole, every frame.
     func expectFlipChainShowsEveryFrame(_ json: String, overrides: PresentationOverrides, size: Size? = nil, frames: Int = 40,
                                         sourceLocation: SourceLocation = #_sourceLocation) throws {
         let layout = try loadLayout(json, sourceLocation: sourceLocation)
@@ -68,7 +39,7 @@ struct MirrorTests {
         for frame in 0..<frames {
             let t = 0.1 + Double(frame) / 30
             let back = buffers[pair.back].canvas
-            let mirror = pair.backTakesDamage ? back : nil
+            let mirror = pair.backLacks.map { Mirror(canvas: back, lacks: $0) }
             let damage = renderer.render(at: t, into: shadow.canvas, mirror: mirror)
             for rect in pair.rectsToCopy(damage: damage, mirrored: mirror != nil, bounds: back.bounds) {
                 back.copy(rect, from: shadow.canvas)
@@ -113,17 +84,17 @@ struct MirrorTests {
         let bounds = PixelRect(x: 0, y: 0, width: 50, height: 40)
         let a = PixelRect(x: 1, y: 1, width: 10, height: 5), b = PixelRect(x: 5, y: 1, width: 10, height: 5)
         var pair = BufferPair()
-        #expect(!pair.backTakesDamage)
+        #expect(pair.backLacks == nil)
         #expect(pair.rectsToCopy(damage: [a], mirrored: false, bounds: bounds) == [bounds])
         pair.backFilled(damage: [a])
         pair.flipped()
-        #expect(pair.front == 1 && !pair.backTakesDamage, "buffer 0 has never been filled")
+        #expect(pair.front == 1 && pair.backLacks == nil, "buffer 0 has never been filled")
         pair.backFilled(damage: [a])
         pair.flipped()
-        #expect(pair.backTakesDamage)
+        #expect(pair.backLacks == [a])
         // Buffer 1 holds the frame before last: it needs the last frame's damage too.
         #expect(pair.rectsToCopy(damage: [b], mirrored: false, bounds: bounds) == [PixelRect(x: 1, y: 1, width: 14, height: 5)])
-        #expect(pair.rectsToCopy(damage: [b], mirrored: true, bounds: bounds) == [PixelRect(x: 1, y: 1, width: 4, height: 5)])
+        #expect(pair.rectsToCopy(damage: [b], mirrored: true, bounds: bounds).isEmpty, "the renderer drew [a] too")
         pair.invalidate()
         #expect(pair.rectsToCopy(damage: [b], mirrored: true, bounds: bounds) == [bounds])
     }

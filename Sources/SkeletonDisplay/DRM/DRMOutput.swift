@@ -96,23 +96,22 @@ public final class DRMOutput: DisplayOutput {
         pair.invalidate()
     }
 
-    /// The back buffer, while damage alone brings it up to date: the renderer writes this
-    /// frame's damage into it as it draws (write only; the buffer is not on screen, since no
-    /// flip is pending).
-    public var mirror: Canvas? {
-        guard canPresent, modeSet, buffers.count == 2, pair.backTakesDamage else { return nil }
-        return buffers[pair.back].canvas
+    /// The back buffer, while damage alone brings it up to date: the renderer draws this
+    /// frame's damage and the last frame's into it as it draws the shadow (write only; the
+    /// buffer is not on screen, since no flip is pending).
+    public var mirror: Mirror? {
+        guard canPresent, modeSet, buffers.count == 2, let lacks = pair.backLacks else { return nil }
+        return Mirror(canvas: buffers[pair.back].canvas, lacks: lacks)
     }
 
     /// Copies this frame's and the previous frame's damage into the back buffer (it is two
-    /// frames old; `mirrored`: this frame's damage is in it already, written through `mirror`)
-    /// and flips to it. Never two flips pending: the caller checks `canPresent`. Returns false
+    /// frames old; `mirrored`: both are in it already, drawn through `mirror`) and flips to it. Never two flips pending: the caller checks `canPresent`. Returns false
     /// when the frame was not shown (the kernel was busy); both buffers are then brought up to
     /// date in full at the next present.
     public func present(damage: [PixelRect], mirrored: Bool) throws(DisplayError) -> Bool {
         guard canPresent else { return false }
         showsBootFrame = false
-        if damage.isEmpty && pair.backTakesDamage { return true }
+        if damage.isEmpty && pair.backLacks != nil { return true }
         // The mode is set at the first frame, not when the device opens: until something is
         // shown, the console stays on screen. That frame goes straight into the buffer the mode
         // was set on, so no black (or stale) buffer is shown while a flip is awaited.

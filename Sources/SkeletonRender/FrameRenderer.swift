@@ -161,7 +161,8 @@ public final class FrameRenderer: @unchecked Sendable {
         var before = ProgressMemo(time: t0), after = ProgressMemo(time: t1)
         for (item, shape) in skeletons {
             let p0 = before.progress(of: shape, animator), p1 = after.progress(of: shape, animator)
-            guard let area = animator.changedArea(of: shape, fromProgress: p0, toProgress: p1, table: tables[item]) else { continue }
+            let area = animator.changedArea(of: shape, fromProgress: p0, toProgress: p1, table: tables[item])
+            guard let area else { continue }
             let rect = PixelRect(enclosing: area).intersection(outputBounds)
             if !rect.isEmpty { rects.append(rect) }
         }

@@ -160,7 +160,8 @@ struct DamageTests {
     }
 
     @Test func aGradientOfOneColourNeverChanges() throws {
-        let layout = try loadLayout(layoutJSON(width: 200, height: 50, extra: ##""appearance": {"gradient": ["#808080", "#808080"]}, "presentation": {"style": "gradient", "animated": true}"##,
+        let extra = ##""appearance": {"gradient": ["#808080", "#808080"]}, "presentation": {"style": "gradient", "animated": true}"##
+        let layout = try loadLayout(layoutJSON(width: 200, height: 50, extra: extra,
                                                children: [#"{"kind": "image", "frame": [0, 10, 200, 30]}"#]))
         let renderer = FrameRenderer(layout: layout)
         #expect(renderer.isAnimating)

@@ -49,7 +49,8 @@ struct MirrorTests {
             if mirror != nil { mirrored += 1 }
             reference.renderFull(at: t, into: whole.canvas)
             if let d = firstDifference(buffers[pair.front], whole) {
-                Issue.record("frame \(frame) at \(t) s: pixel (\(d.x), \(d.y)) on screen \(hex(buffers[pair.front][d.x, d.y])), drawn whole \(hex(whole[d.x, d.y]))",
+                let shown = buffers[pair.front][d.x, d.y]
+                Issue.record("frame \(frame) at \(t) s: pixel (\(d.x), \(d.y)) on screen \(hex(shown)), drawn whole \(hex(whole[d.x, d.y]))",
                              sourceLocation: sourceLocation)
                 return
             }
@@ -69,15 +70,8 @@ struct MirrorTests {
 
     @Test func aFlipChainWithOverlappingTranslucentShapes() throws {
         // Overlapping shapes share regions: those are drawn, then copied into the mirror whole.
-        let json = layoutJSON(width: 90, height: 60, background: "#203040",
-                              extra: ##""appearance": {"tint": "#FFFFFF80"}, "presentation": {"style": "gradient", "animated": true}"##,
-                              children: [
-                                  #"{"kind": "image", "frame": [5.5, 4.25, 60, 40], "cornerRadius": 9}"#,
-                                  #"{"kind": "image", "frame": [30, 20, 50, 30.5], "cornerRadius": 6}"#,
-                                  #"{"kind": "image", "frame": [10, 30, 20, 20], "shape": "circle"}"#,
-                              ])
-        try expectFlipChainShowsEveryFrame(json, overrides: PresentationOverrides())
-        try expectFlipChainShowsEveryFrame(json, overrides: PresentationOverrides(style: .solid))
+        try expectFlipChainShowsEveryFrame(overlappingTranslucentScene, overrides: PresentationOverrides())
+        try expectFlipChainShowsEveryFrame(overlappingTranslucentScene, overrides: PresentationOverrides(style: .solid))
     }
 
     @Test func aPairCopiesWholeFramesUntilBothBuffersHoldOne() {

@@ -30,6 +30,17 @@ func layoutJSON(width: Int = 100, height: Int = 100, background: String = "#FFFF
                root: #"{"kind": "view", "children": [\#(children.joined(separator: ", "))]}"#)
 }
 
+/// Three overlapping shapes at fractional positions, with a translucent tint over a dark
+/// background, sliding: regions shared by shapes, and edges blended over other shapes.
+let overlappingTranslucentScene = layoutJSON(
+    width: 90, height: 60, background: "#203040",
+    extra: ##""appearance": {"tint": "#FFFFFF80"}, "presentation": {"style": "gradient", "animated": true}"##,
+    children: [
+        #"{"kind": "image", "frame": [5.5, 4.25, 60, 40], "cornerRadius": 9}"#,
+        #"{"kind": "image", "frame": [30, 20, 50, 30.5], "cornerRadius": 6}"#,
+        #"{"kind": "image", "frame": [10, 30, 20, 20], "shape": "circle"}"#,
+    ])
+
 func loadLayout(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Layout {
     switch LayoutLoader.load(text: Array(text.utf8), file: "test.json") {
     case .success(let layout): return layout

@@ -59,15 +59,8 @@ struct RowRepeatTests {
     }
 
     @Test func translucentTintAndOverlappingShapes() throws {
-        let json = layoutJSON(width: 90, height: 60, background: "#203040",
-                              extra: ##""appearance": {"tint": "#FFFFFF80"}, "presentation": {"style": "gradient", "animated": true}"##,
-                              children: [
-                                  #"{"kind": "image", "frame": [5.5, 4.25, 60, 40], "cornerRadius": 9}"#,
-                                  #"{"kind": "image", "frame": [30, 20, 50, 30.5], "cornerRadius": 6}"#,
-                                  #"{"kind": "image", "frame": [10, 30, 20, 20], "shape": "circle"}"#,
-                              ])
-        try expectRowsMatch(json, overrides: PresentationOverrides(), times: [0.2, 0.7, 1.3])
-        try expectRowsMatch(json, overrides: PresentationOverrides(style: .solid), times: [0.2, 0.9])
+        try expectRowsMatch(overlappingTranslucentScene, overrides: PresentationOverrides(), times: [0.2, 0.7, 1.3])
+        try expectRowsMatch(overlappingTranslucentScene, overrides: PresentationOverrides(style: .solid), times: [0.2, 0.9])
     }
 
     @Test func aColumnsColourDoesNotDependOnWhereItsRegionStarts() {

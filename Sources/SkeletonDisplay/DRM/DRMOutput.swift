@@ -105,9 +105,10 @@ public final class DRMOutput: DisplayOutput {
     }
 
     /// Copies this frame's and the previous frame's damage into the back buffer (it is two
-    /// frames old; `mirrored`: both are in it already, drawn through `mirror`) and flips to it. Never two flips pending: the caller checks `canPresent`. Returns false
-    /// when the frame was not shown (the kernel was busy); both buffers are then brought up to
-    /// date in full at the next present.
+    /// frames old; `mirrored`: both are in it already, drawn through `mirror`) and flips to it.
+    /// Never two flips pending: the caller checks `canPresent`. Returns false when the frame
+    /// was not shown (the kernel was busy); both buffers are then brought up to date in full at
+    /// the next present.
     public func present(damage: [PixelRect], mirrored: Bool) throws(DisplayError) -> Bool {
         guard canPresent else { return false }
         showsBootFrame = false

@@ -10,7 +10,7 @@ public struct CoverageMask: Sendable {
     var runStart: [Int32] = []
     var runEnd: [Int32] = []
     var runCoverage: [UInt8] = []
-    /// Edge pixels of row r are `edgeX[edgeOffset[r]..<edgeOffset[r + 1]]`.
+    /// Edge pixels of row r are `edgeX[edgeOffset[r]..<edgeOffset[r + 1]]`, left to right.
     var edgeOffset: [Int32] = [0]
     var edgeX: [Int32] = []
     var edgeCoverage: [UInt8] = []

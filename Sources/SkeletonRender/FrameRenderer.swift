@@ -180,8 +180,10 @@ extension PixelRect {
 
     /// Merges rectangles that overlap or touch when their union wastes little, and drops
     /// those inside others. Damage lists are short (one or two rectangles per shape).
-    public static func coalesce(_ input: [PixelRect]) -> [PixelRect] {
-        var rects = input.filter { !$0.isEmpty }.sorted { ($0.y, $0.x) < ($1.y, $1.x) }
+    public static func coalesce(_ input: consuming [PixelRect]) -> [PixelRect] {
+        var rects = input
+        rects.removeAll { $0.isEmpty }
+        rects.sort { $0.y != $1.y ? $0.y < $1.y : $0.x < $1.x }
         var i = 0
         while i < rects.count {
             var j = i + 1
@@ -189,9 +191,13 @@ extension PixelRect {
             while j < rects.count {
                 let a = rects[i], b = rects[j]
                 if b.y > a.maxY { break }
-                let u = a.union(b)
-                if u.area <= a.area + b.area - a.intersection(b).area + (a.area + b.area) / 8 {
-                    rects[i] = u
+                // Both are non-empty and a.y <= b.y: the union's and the overlap's areas directly.
+                let left = min(a.x, b.x), right = max(a.maxX, b.maxX), bottom = max(a.maxY, b.maxY)
+                let overlapWidth = min(a.maxX, b.maxX) - max(a.x, b.x), overlapHeight = min(a.maxY, b.maxY) - b.y
+                let overlap = overlapWidth > 0 && overlapHeight > 0 ? overlapWidth * overlapHeight : 0
+                let areas = a.width * a.height + b.width * b.height
+                if (right - left) * (bottom - a.y) <= areas - overlap + areas / 8 {
+                    rects[i] = PixelRect(x: left, y: a.y, width: right - left, height: bottom - a.y)
                     rects.remove(at: j)
                     mergedAny = true
                 } else {

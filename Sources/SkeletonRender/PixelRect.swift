@@ -29,7 +29,9 @@ public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
         return PixelRect(x: l, y: t, width: r - l, height: b - t)
     }
 
-    public func intersects(_ o: PixelRect) -> Bool { !intersection(o).isEmpty }
+    public func intersects(_ o: PixelRect) -> Bool {
+        !isEmpty && !o.isEmpty && x < o.maxX && o.x < maxX && y < o.maxY && o.y < maxY
+    }
 
     public func contains(_ o: PixelRect) -> Bool {
         o.x >= x && o.y >= y && o.maxX <= maxX && o.maxY <= maxY

@@ -84,7 +84,9 @@ public enum Rasterizer {
                     }
                     for e in Int(edgeOffset[r])..<Int(edgeOffset[r + 1]) {
                         let i = Int(edgeX[e])
-                        guard i >= area.x && i < area.maxX else { continue }
+                        // A row's edge pixels run left to right (`CoverageMask`).
+                        if i >= area.maxX { break }
+                        guard i >= area.x else { continue }
                         let color = rowColor ?? (usesColumns ? lut[i - area.x] | lutAlpha : paint.color(x: i, y: j))
                         put(row, i, color, UInt32(edgeCoverage[e]))
                     }

@@ -74,6 +74,34 @@ struct MirrorTests {
         try expectFlipChainShowsEveryFrame(overlappingTranslucentScene, overrides: PresentationOverrides(style: .solid))
     }
 
+    @Test func coalescingCoversEveryInputPixelAndMergesOnlyWhereLittleIsWasted() {
+        let a = PixelRect(x: 0, y: 0, width: 10, height: 10)
+        // Overlapping, touching, contained, far apart, empty.
+        #expect(PixelRect.coalesce([a, PixelRect(x: 5, y: 2, width: 10, height: 8)]) == [PixelRect(x: 0, y: 0, width: 15, height: 10)])
+        #expect(PixelRect.coalesce([PixelRect(x: 10, y: 0, width: 10, height: 10), a]) == [PixelRect(x: 0, y: 0, width: 20, height: 10)])
+        #expect(PixelRect.coalesce([a, PixelRect(x: 2, y: 2, width: 3, height: 3)]) == [a])
+        #expect(PixelRect.coalesce([a, PixelRect(x: 50, y: 0, width: 10, height: 10)]).count == 2)
+        #expect(PixelRect.coalesce([a, PixelRect(x: 3, y: 3, width: 0, height: 9)]) == [a])
+        // A gap of an eighth of the two areas merges; a wider one does not.
+        #expect(PixelRect.coalesce([a, PixelRect(x: 12, y: 0, width: 10, height: 10)]).count == 1)
+        #expect(PixelRect.coalesce([a, PixelRect(x: 13, y: 0, width: 10, height: 10)]).count == 2)
+        // Many bands, as a frame's damage and the last frame's: every input pixel stays covered.
+        var input: [PixelRect] = []
+        for k in 0..<30 {
+            input.append(PixelRect(x: (k * 37) % 200, y: (k * 53) % 150, width: 5 + (k * 11) % 60, height: 3 + (k * 7) % 40))
+        }
+        let merged = PixelRect.coalesce(input)
+        #expect(merged.count < input.count)
+        for rect in input {
+            for y in rect.y..<rect.maxY {
+                for x in rect.x..<rect.maxX where !merged.contains(where: { $0.contains(PixelRect(x: x, y: y, width: 1, height: 1)) }) {
+                    Issue.record("pixel (\(x), \(y)) of \(rect) is not covered")
+                    return
+                }
+            }
+        }
+    }
+
     @Test func aPairCopiesWholeFramesUntilBothBuffersHoldOne() {
         let bounds = PixelRect(x: 0, y: 0, width: 50, height: 40)
         let a = PixelRect(x: 1, y: 1, width: 10, height: 5), b = PixelRect(x: 5, y: 1, width: 10, height: 5)

@@ -11,6 +11,8 @@ boots once and runs, in the guest:
      output's mode, pixel for pixel (with xres/yres unlike the design size: the scale rule);
   3. `skeletonctl update --tint`: the next screenshot equals the render with that tint;
   4. an animated gradient: two screenshots a moment apart differ, only inside skeleton shapes;
+     then short sweeps with long pauses: after many frames drawn through the back buffer
+     (damage only), a screenshot in a pause equals the render, pixel for pixel;
   5. `skeletonctl hide` (no retain): the console that was there before is back;
      `show` again, then `hide --retain`: the last frame stays;
   6. SIGTERM while animating: the saved CRTC (the console) is back, no error in the log.
@@ -68,6 +70,13 @@ ANIMATED = dict(SOLID, name="animated",
                 presentation={"style": "gradient", "animated": True,
                               "animation": {"direction": "leftRight", "duration": 1.5},
                               "transition": {"kind": "none"}})
+# Short sweeps and long pauses: in a pause the band is off every shape, so the screen must equal
+# the render exactly, whatever the frames drawn before it left behind.
+PAUSED = dict(SOLID, name="paused",
+              presentation={"style": "gradient", "animated": True,
+                            "animation": {"direction": "leftRight", "duration": 0.4, "pause": 2.0},
+                            "transition": {"kind": "none"}})
+PAUSED_AT = 1.0  # seconds into the cycle: in the pause
 TINT = "#E74C3C"
 
 # name: (device, device args, the mode the output should get)
@@ -126,6 +135,13 @@ ctl ping
 shot anim1
 usleep 300000
 shot anim2
+ctl update paused || fail "switch to the paused sweep failed"
+usleep 2500000
+shot pause1
+usleep 500000
+shot pause2
+usleep 500000
+shot pause3
 ctl hide --transition none --wait || fail "hide failed"
 shot hidden
 # The display is free after a hide: another program takes it (as a display manager would).
@@ -391,12 +407,14 @@ def run_case(name: str, c: Checker, c_binary: Path) -> dict:
     layouts.mkdir(exist_ok=True)
     (layouts / "solid.json").write_text(json.dumps(SOLID))
     (layouts / "animated.json").write_text(json.dumps(ANIMATED))
+    (layouts / "paused.json").write_text(json.dumps(PAUSED))
     files = {
         "/bin/skeletond": (STATIC / "skeletond", 0o755),
         "/bin/skeletonctl": (STATIC / "skeletonctl", 0o755),
         "/bin/minimal-modeset": (c_binary, 0o755),
         "/layouts/solid.json": layouts / "solid.json",
         "/layouts/animated.json": layouts / "animated.json",
+        "/layouts/paused.json": layouts / "paused.json",
         "/etc/skeletond.json": b"{}",
     }
     print(f"== {name}: -device {device}{',' + args if args else ''}")
@@ -445,6 +463,17 @@ def run_case(name: str, c: Checker, c_binary: Path) -> dict:
     print(f"  two animated screenshots: {d.count} pixels differ, {len(outside)} of them outside the {len(rects)} skeleton shapes")
     c.check(f"{name}: animated screenshots differ", inside, str(d))
     c.check(f"{name}: they differ only inside skeleton shapes", not outside, f"e.g. {outside[:5]}")
+
+    # 2, on: frames drawn through the back buffer leave nothing behind. The sweeps take 0.4 s of
+    # each 2.4 s and the screenshots are 0.5 s apart, so at most one of the three falls in a sweep.
+    # The tint set by the update above stays through the change of layout.
+    expected_pause = host_render(layouts / "paused.json", size, out / "expected-paused.png", "--at", str(PAUSED_AT),
+                                 "--tint", TINT)
+    pauses = [png.compare(shots[k], expected_pause, diff_path=out / f"diff-{k}.png")
+              for k in ("pause1", "pause2", "pause3") if k in shots]
+    print(f"  sweeps with pauses, three screenshots vs the render in a pause: {', '.join(str(d) for d in pauses)}")
+    c.check(f"{name}: after sweeps drawn by damage, a screenshot in a pause equals the render",
+            any(d.ok for d in pauses), "; ".join(str(d) for d in pauses))
 
     # 5: hide restores the console; hide --retain keeps the last frame.
     d = png.compare(shots["hidden"], shots["console"], diff_path=out / "diff-hidden.png")

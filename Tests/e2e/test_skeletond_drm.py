@@ -464,7 +464,7 @@ def run_case(name: str, c: Checker, c_binary: Path) -> dict:
     c.check(f"{name}: animated screenshots differ", inside, str(d))
     c.check(f"{name}: they differ only inside skeleton shapes", not outside, f"e.g. {outside[:5]}")
 
-    # 2, on: frames drawn through the back buffer leave nothing behind. The sweeps take 0.4 s of
+    # 2, continued: frames drawn through the back buffer leave nothing behind. The sweeps take 0.4 s of
     # each 2.4 s and the screenshots are 0.5 s apart, so at most one of the three falls in a sweep.
     # The tint set by the update above stays through the change of layout.
     expected_pause = host_render(layouts / "paused.json", size, out / "expected-paused.png", "--at", str(PAUSED_AT),

@@ -67,6 +67,33 @@ public struct BootRecord: Equatable, Sendable {
     /// among them), for a settings file that is there but cannot be read whole, and for an
     /// executable without a build id. Reads C strings: this runs before anything else.
     public static func location(arguments argv: UnsafeBufferPointer<UnsafeMutablePointer<CChar>?>) -> Location? {
+        location(arguments: argv) { settingsPath, hash in
+            guard SystemCalls.fileExists(settingsPath) else {
+                hash.add(string: "no settings file")
+                return true
+            }
+            // A settings file that cannot be read whole is no key: the usual start reports it.
+            return SystemCalls.withFileBytes(settingsPath, limit: maximumFileSize, { hash.add($0) }) != nil
+        }
+    }
+
+    /// The location a start with `arguments` (from `run` on) looks in, when the settings file
+    /// it reads holds `settings` (nil: it has none): where `skeletond cache` puts a boot plan
+    /// for an image's first boot.
+    public static func location(runArguments arguments: [String], settings: [UInt8]?) -> Location? {
+        var argv = arguments.map { strdup($0) }
+        defer { for arg in argv { free(arg) } }
+        return argv.withUnsafeMutableBufferPointer { buffer in
+            location(arguments: UnsafeBufferPointer(buffer)) { _, hash in
+                if let settings { hash.add(settings) } else { hash.add(string: "no settings file") }
+                return true
+            }
+        }
+    }
+
+    /// `addSettings` adds the bytes of the settings file at the path it gets (false: no key).
+    private static func location(arguments argv: UnsafeBufferPointer<UnsafeMutablePointer<CChar>?>,
+                                 addSettings: (String, inout FNV1a) -> Bool) -> Location? {
         guard argv.count >= 1, let command = argv[0], strcmp(command, "run") == 0 else { return nil }
         var config: UnsafeMutablePointer<CChar>?
         var cache: UnsafeMutablePointer<CChar>?
@@ -82,13 +109,7 @@ public struct BootRecord: Equatable, Sendable {
         hash.add(string: "skeletond boot record 1")
         guard SystemCalls.withBuildID({ hash.add($0) }) != nil else { return nil }
         for arg in argv { if let arg { hash.add(UnsafeRawBufferPointer(start: arg, count: strlen(arg))) } }
-        let settingsPath = config.map { String(cString: $0) } ?? Settings.defaultPath
-        if SystemCalls.fileExists(settingsPath) {
-            // A settings file that cannot be read whole is no key: the usual start reports it.
-            guard SystemCalls.withFileBytes(settingsPath, limit: maximumFileSize, { hash.add($0) }) != nil else { return nil }
-        } else {
-            hash.add(string: "no settings file")
-        }
+        guard addSettings(config.map { String(cString: $0) } ?? Settings.defaultPath, &hash) else { return nil }
         return Location(directory: directory, path: "\(directory)/\(hash.hex)\(fileSuffix)")
     }
 
@@ -101,10 +122,12 @@ public struct BootRecord: Equatable, Sendable {
         return arg[n] == CChar(UInt8(ascii: "=")) ? arg + n + 1 : nil
     }
 
-    /// Shows the frame the record at `location` describes when everything it names is as it
-    /// was; nil otherwise, with the screen untouched (every check comes before a mode is set).
+    /// Shows the frame the record (or the boot plan) at `location` describes when everything it
+    /// names is as it was; nil otherwise, with the screen untouched (every check comes before a
+    /// mode is set).
     public static func show(_ location: Location) -> BootDisplay? {
         SystemCalls.withFileBytes(location.path, limit: maximumFileSize) { bytes -> BootDisplay? in
+            if BootPlan.isPlan(bytes) { return BootPlan.show(bytes) }
             guard let (device, screens) = screens(bytes) else { return nil }
             return BootDisplay.show(path: device, screens: screens)
         } ?? nil
@@ -113,10 +136,8 @@ public struct BootRecord: Equatable, Sendable {
     /// The record's device and outputs (a list, last first) when everything it names checks out.
     public static func screens(_ bytes: UnsafeRawBufferPointer) -> (device: String, screens: BootScreen)? {
         var reader = BootRecordReader(bytes)
-        guard reader.magic(magic), let marker = reader.string(), !SystemCalls.fileExists(marker),
-              let layoutPath = reader.string(), let layoutHash = reader.uint64(),
-              layoutPath.isEmpty || SystemCalls.withFileBytes(layoutPath, limit: 1 << 24, { FNV1a.hash($0) }) == layoutHash,
-              let device = reader.string(), let count = reader.uint32(), count > 0 && count <= 16 else { return nil }
+        guard reader.magic(magic), startIsCurrent(&reader), let device = reader.string(), let count = reader.uint32(),
+              count > 0 && count <= 16 else { return nil }
         var screens: BootScreen?
         for _ in 0..<count {
             guard let connector = reader.uint32(), let crtc = reader.uint32(), let preferred = reader.uint32(),
@@ -130,40 +151,57 @@ public struct BootRecord: Equatable, Sendable {
         return (device, screens)
     }
 
+    /// Reads the fields a record and a plan begin with (the hidden marker's path, the start
+    /// layout's path and hash): whether the skeleton is not hidden and the layout file is as
+    /// it was.
+    static func startIsCurrent(_ reader: inout BootRecordReader) -> Bool {
+        guard let marker = reader.string(), !SystemCalls.fileExists(marker),
+              let layoutPath = reader.string(), let layoutHash = reader.uint64() else { return false }
+        return layoutPath.isEmpty || SystemCalls.withFileBytes(layoutPath, limit: 1 << 24, { FNV1a.hash($0) }) == layoutHash
+    }
+
+    /// Writes those fields.
+    static func writeStart(_ writer: inout BootRecordWriter, hiddenMarkerPath: String, layoutPath: String?, layoutHash: UInt64) {
+        writer.string(hiddenMarkerPath)
+        writer.string(layoutPath ?? "")
+        writer.uint64(layoutHash)
+    }
+
     /// The hash a record keeps of its layout file's bytes.
     public static func layoutHash(_ text: [UInt8]) -> UInt64 { text.withUnsafeBytes { FNV1a.hash($0) } }
 
     /// The file's bytes.
     public var encoded: [UInt8] {
-        var out = Array(UnsafeBufferPointer(start: Self.magic.utf8Start, count: Self.magic.utf8CodeUnitCount))
-        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
-        func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
-        func bytes(_ b: [UInt8]) { u32(UInt32(b.count)); out += b }
-        bytes(Array(hiddenMarkerPath.utf8))
-        bytes(Array((layoutPath ?? "").utf8))
-        u64(layoutHash)
-        bytes(Array(devicePath.utf8))
-        u32(UInt32(outputs.count))
+        var writer = BootRecordWriter(magic: Self.magic)
+        Self.writeStart(&writer, hiddenMarkerPath: hiddenMarkerPath, layoutPath: layoutPath, layoutHash: layoutHash)
+        writer.string(devicePath)
+        writer.uint32(UInt32(outputs.count))
         for o in outputs {
-            u32(o.connectorID)
-            u32(o.crtcID)
-            u32(o.modeIsPreferred ? 1 : 0)
-            bytes(o.modeBytes)
-            bytes(Array(o.framePath.utf8))
+            writer.uint32(o.connectorID)
+            writer.uint32(o.crtcID)
+            writer.uint32(o.modeIsPreferred ? 1 : 0)
+            writer.bytes(o.modeBytes)
+            writer.string(o.framePath)
         }
-        return out
+        return writer.bytes
     }
 
     /// Writes the record atomically and removes the directory's other records (the settings
     /// or arguments they were named for are gone).
-    public func write(to location: Location) throws(Errno) {
-        let written = encoded.withUnsafeBytes { raw in
-            Result { () throws(Errno) in try SystemCalls.writeFileAtomically(location.path, [raw]) }
+    public func write(to location: Location) throws(Errno) { try location.write(encoded) }
+}
+
+extension BootRecord.Location {
+    /// Writes a record's or a plan's bytes here atomically and removes the directory's other
+    /// records and plans.
+    func write(_ bytes: [UInt8]) throws(Errno) {
+        let written = bytes.withUnsafeBytes { raw in
+            Result { () throws(Errno) in try SystemCalls.writeFileAtomically(path, [raw]) }
         }
         try written.get()
-        let own = String(location.path.split(separator: "/").last ?? "")
-        for name in SystemCalls.directoryEntries(location.directory) where name.hasSuffix(Self.fileSuffix) && name != own {
-            try? SystemCalls.unlink(location.directory + "/" + name)
+        let own = String(path.split(separator: "/").last ?? "")
+        for name in SystemCalls.directoryEntries(directory) where name.hasSuffix(BootRecord.fileSuffix) && name != own {
+            try? SystemCalls.unlink(directory + "/" + name)
         }
     }
 }

@@ -14,6 +14,7 @@ public final class DRMDisplayProvider: DisplayProvider {
     /// puts the console back).
     private var boot: BootDisplay?
     public private(set) var bootFrameShownAt: Double?
+    public private(set) var bootFrameFromPlan = false
 
     public init(boot: BootDisplay? = nil) {
         self.boot = boot
@@ -57,8 +58,9 @@ public final class DRMDisplayProvider: DisplayProvider {
         if let boot {
             if let display, display.path == boot.path, boot.allAdopted, display.drmOutputs.allSatisfy(\.adoptedBootFrame) {
                 bootFrameShownAt = boot.shownAt
+                bootFrameFromPlan = boot.fromPlan
             } else {
-                logger.notice("boot record: the display is not driven as recorded; what it showed is put back where it is not taken over")
+                logger.notice("\(boot.fromPlan ? "boot plan" : "boot record"): the display is not driven as \(boot.fromPlan ? "planned" : "recorded"); what it showed is put back where it is not taken over")
             }
         }
         if display != nil {

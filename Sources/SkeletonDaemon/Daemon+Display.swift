@@ -107,10 +107,7 @@ extension Daemon {
     }
 
     /// Beside the socket: present while the skeleton is hidden, so a restarted daemon knows.
-    var hiddenMarkerPath: String {
-        guard let slash = settings.socketPath.lastIndex(of: "/") else { return "hidden" }
-        return String(settings.socketPath[...slash]) + "skeletond.hidden"
-    }
+    var hiddenMarkerPath: String { settings.hiddenMarkerPath }
 
     func markHidden(_ hidden: Bool) {
         do {

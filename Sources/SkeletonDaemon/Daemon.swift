@@ -139,8 +139,9 @@ public final class Daemon {
         }
         if let start = startLayout {
             if let display, let shownAt = provider.bootFrameShownAt {
-                bootRecordLocation = nil
-                logFirstFrame(on: display, from: "the boot record", shownAt: shownAt)
+                // A start from a plan writes the record over it.
+                if !provider.bootFrameFromPlan { bootRecordLocation = nil }
+                logFirstFrame(on: display, from: provider.bootFrameFromPlan ? "the boot plan" : "the boot record", shownAt: shownAt)
                 // Keyed like the frame cache, for a display that comes later (a native driver
                 // replacing simpledrm, a reopen after hide).
                 if frameCache != nil { startSource = store.source(of: start) }

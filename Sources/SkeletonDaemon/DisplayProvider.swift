@@ -13,10 +13,14 @@ public protocol DisplayProvider: AnyObject {
     /// there from the boot record before the daemon started: CLOCK_MONOTONIC seconds it was
     /// shown at. nil otherwise.
     var bootFrameShownAt: Double? { get }
+    /// That frame's outputs were chosen at boot from a boot plan (`skeletond cache`), not
+    /// replayed from a boot record: the start writes its record.
+    var bootFrameFromPlan: Bool { get }
 }
 
 extension DisplayProvider {
     public var bootFrameShownAt: Double? { nil }
+    public var bootFrameFromPlan: Bool { false }
 }
 
 /// The memory backend only.

@@ -40,6 +40,12 @@ public final class LayoutStore {
         return (name, text, path)
     }
 
+    /// The file `reference` stands for, read or not; nil for the built-in layout and a bad name.
+    public func filePath(of reference: String) -> String? {
+        guard reference != BuiltinLayout.name, case .success(let (_, path)) = location(of: reference) else { return nil }
+        return path
+    }
+
     private func isFilePath(_ reference: String) -> Bool {
         reference.utf8.contains(UInt8(ascii: "/")) || reference.utf8.reversed().starts(with: "nosj.".utf8)
     }

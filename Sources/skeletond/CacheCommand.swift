@@ -9,7 +9,10 @@ struct CacheCommand: ParsableCommand {
         discussion: """
             For an initramfs or a read-only image: run it when the image is built, with the same \
             skeletond executable and settings that will run from it, and `skeletond run` shows the \
-            cached frame before it parses the layout.
+            cached frame before it parses the layout. Beside the frames goes a boot plan for the \
+            `skeletond run` command line given after `--` (default: `run`, as skeletond.service \
+            starts it): with it, the image's first boot shows the frame before the daemon reads \
+            its settings, as every later boot does from its boot record.
             """
     )
 
@@ -17,6 +20,9 @@ struct CacheCommand: ParsableCommand {
 
     @Option(help: "An output size WxH; repeat for several.")
     var size: [Size]
+
+    @Argument(parsing: .postTerminator, help: "The `skeletond run` command line the image starts the daemon with, after `--`.")
+    var runCommandLine: [String] = []
 
     func validate() throws {
         if size.isEmpty { throw ValidationError("give at least one --size") }
@@ -36,6 +42,16 @@ struct CacheCommand: ParsableCommand {
         case .success(let paths): for path in paths { print(path) }
         case .failure(let error):
             printError(["skeletond cache: \(error)"])
+            throw ExitCode(1)
+        }
+        let runArguments = runCommandLine.isEmpty ? ["run"] : runCommandLine
+        switch BootPlan.prepare(settings: settings, settingsPath: flags.configPath, runArguments: runArguments, sizes: size) {
+        case .success(let path): print(path)
+        case .failure(let error) where runCommandLine.isEmpty:
+            // Not asked for: the frames alone still serve.
+            printError(["skeletond cache: no boot plan: \(error)"])
+        case .failure(let error):
+            printError(["skeletond cache: no boot plan: \(error)"])
             throw ExitCode(1)
         }
     }

@@ -94,15 +94,22 @@ wait_for_line /tmp/mm.log '^@@FIRST_FRAME_US' 30 || fail "the C reference drew n
 kill -TERM "$mm"; wait "$mm"
 wait_for_line /tmp/mm.log '^@@RESTORED' 10 || fail "the C reference did not restore the CRTC"
 export SWIFT_DETERMINISTIC_HASHING=1
-spawn /tmp/d.log /bin/skeletond run --config /etc/skeletond.json --layouts /layouts --layout solid \
-    --backend drm --log-level @LEVEL@ --frame-cache /var/cache/skeletond
+spawn /tmp/d.log /bin/skeletond @RUN@
 sd=$SPAWNED_PID
 wait_for_line /tmp/d.log 'first frame on drm' 30 || fail "skeletond drew no frame"
 """
 
 
+
+
+def run_arguments(log_level: str = "debug") -> list[str]:
+    """The guest's `skeletond` command line (without the program), as START_BOTH runs it."""
+    return ["run", "--config", "/etc/skeletond.json", "--layouts", "/layouts", "--layout", "solid",
+            "--backend", "drm", "--log-level", log_level, "--frame-cache", "/var/cache/skeletond"]
+
+
 def start_both(log_level: str = "debug") -> str:
-    return START_BOTH.replace("@LEVEL@", log_level)
+    return START_BOTH.replace("@RUN@", " ".join(run_arguments(log_level)))
 
 
 # After a start without a boot record: waits for the one it writes and prints it for the host.
@@ -259,13 +266,16 @@ def run_cached_start(c: Checker, c_binary: Path, record: tuple[str, bytes] | Non
     cache = out / "cache"
     shutil.rmtree(cache, ignore_errors=True)
     size = (1024, 768)
+    # As an image builder would, with the guest's command line: the entry and a boot plan.
     made = subprocess.run([str(STATIC / "skeletond"), "cache", "--config", str(out / "settings.json"), "--layouts", str(layouts),
-                           "--layout", "solid", "--size", f"{size[0]}x{size[1]}", "--frame-cache", str(cache)],
-                          capture_output=True, text=True)
+                           "--layout", "solid", "--size", f"{size[0]}x{size[1]}", "--frame-cache", str(cache),
+                           "--", *run_arguments()], capture_output=True, text=True)
     entries = sorted(cache.glob("*.frame"))
-    c.check("cached start: `skeletond cache` wrote an entry on the host", made.returncode == 0 and len(entries) == 1,
+    plans = sorted(cache.glob("*.boot"))
+    c.check("cached start: `skeletond cache` wrote an entry and a boot plan on the host",
+            made.returncode == 0 and len(entries) == 1 and len(plans) == 1 and plans[0].read_bytes()[:8] == b"SKPLAN01",
             made.stderr)
-    if not entries:
+    if not entries or not plans:
         return {}
     expected = host_render(layouts / "solid.json", size, out / "expected.png")
     d = png.compare(read_frame_entry(entries[0]), expected, diff_path=out / "diff-entry.png")
@@ -281,16 +291,21 @@ def run_cached_start(c: Checker, c_binary: Path, record: tuple[str, bytes] | Non
     }
     figures = {}
     figures["another monitor"] = run_changed_monitor(c, files, record, layouts)
-    for label, source in (("cached start", "the frame cache"), ("boot record start", "the boot record")):
+    planned = dict(files)
+    planned[f"/var/cache/skeletond/{plans[0].name}"] = plans[0]
+    for label, source in (("cached start", "the frame cache"), ("boot plan start", "the boot plan"),
+                          ("boot record start", "the boot record")):
         if source == "the boot record":
             if record is None:
                 c.check(f"{label}: a boot record from the bochs boot", False, "the bochs case wrote none")
                 break
             files[f"/var/cache/skeletond/{record[0]}"] = record[1]
         print(f"== {label}: -device VGA,xres=1024,yres=768, with the entry prepared on the host"
-              + (" and the boot record of the bochs boot" if record and source == "the boot record" else ""))
-        case = out / ("with-frame-cache" if source == "the frame cache" else "with-boot-record")
-        r = qemu_harness.run(device="VGA", extra_device_args="xres=1024,yres=768", guest_files=files, guest_script=CACHED_GUEST,
+              + {"the boot plan": " and its boot plan", "the boot record": " and the boot record of the bochs boot"}.get(source, ""))
+        case = out / ("with-" + source.removeprefix("the ").replace(" ", "-"))
+        guest = CACHED_GUEST.replace("shot cached", PRINT_BOOT_RECORD + "shot cached") if source == "the boot plan" else CACHED_GUEST
+        r = qemu_harness.run(device="VGA", extra_device_args="xres=1024,yres=768", guest_files=planned if source == "the boot plan" else files,
+                             guest_script=guest,
                              out_dir=case, name=label.replace(" ", "-"), timeout=240, append="vt.global_cursor_default=0")
         log = r["serial_log"]
         (case / "serial.txt").write_text(log)
@@ -299,6 +314,14 @@ def run_cached_start(c: Checker, c_binary: Path, record: tuple[str, bytes] | Non
         c.check(f"{label}: the entry was not written again", "frame cache: wrote" not in log)
         if source == "the frame cache":
             c.check(f"{label}: the boot record was written", "boot record: wrote" in log)
+        elif source == "the boot plan":
+            # Over the plan: the same name, now a record of what the start drove.
+            written = boot_record(log)
+            c.check(f"{label}: the boot record was written over the plan", written is not None and written[0] == plans[0].name
+                    and written[1][:8] == b"SKBOOT01" and len(re.findall(r"@@BOOT_RECORD ", log)) == 1,
+                    f"printed: {written[0] if written else None}")
+            if record is not None and written is not None:
+                c.check(f"{label}: that record is the one a start without a plan writes", written[1] == record[1])
         else:
             c.check(f"{label}: the boot record was not written again", "boot record: wrote" not in log)
         if "cached" in r["screenshots"]:

@@ -1,23 +1,28 @@
 #!/usr/bin/env python3
 """Instructions QEMU translates before the first frame: the C reference (a mode set and one
-fill) and skeletond started from its boot record, both cold in one boot under bochs 1024x768.
+fill) and skeletond, both cold in one boot under bochs 1024x768. skeletond starts from its boot
+record (every boot after the first), from a frame cache entry only, or with no cache at all.
 
-    python3 scripts/qemu/footprint.py
+    python3 scripts/qemu/footprint.py [--case boot-record|frame-cache|no-cache] [--top N]
 
 Under emulation, and on a slow boot CPU, a start costs the code it runs for the first time;
 this count (QEMU's `-d in_asm` logs each block of guest code when it is first translated) is
 stable from run to run where wall-clock figures are not. skeletond is built for this with its
 text at 0x20000000 (.build-prof), apart from busybox and the C program at 0x400000, so that its
 blocks can be told from theirs. Two boots: the first writes the boot record (printed to the
-host), the second starts from it with `-d in_asm`. Counted from each program's entry point to
-its first frame: for the C program its drmModeDirtyFB call, for skeletond the first thing after
-the boot path (reading `CommandLine.arguments`). User and kernel blocks are counted alike.
+host), the second starts from it (or from the frame cache entry alone, or from nothing) with
+`-d in_asm`. Counted from each program's entry point to its first frame: for the C program its
+drmModeDirtyFB call, for skeletond from the boot record the first thing after the boot path
+(reading `CommandLine.arguments`), otherwise `Daemon.logFirstFrame`. User and kernel blocks are
+counted alike. `--top N` lists the N functions with the most instructions translated in that span.
 
 Needs scripts/qemu/fetch-deps.sh. Work files go to build/e2e/footprint/.
 """
 
 from __future__ import annotations
 
+import argparse
+import bisect
 import json
 import re
 import subprocess
@@ -38,6 +43,9 @@ TEXT = 0x2000_0000
 KERNEL = 0xFFFF_8000_0000_0000
 # The first Swift code after the boot path: `Array(CommandLine.arguments.dropFirst())`.
 AFTER_BOOT_PATH = "$ss11CommandLineO9argumentsSaySSGvgZ"
+# Called once the first frame is on screen, on the paths that do not start from the boot record.
+FIRST_FRAME_LOGGED = "logFirstFrame"
+CASES = {"boot-record": "from the boot record)", "frame-cache": "from the frame cache)", "no-cache": "first frame on drm ("}
 
 
 def build() -> Path:
@@ -78,6 +86,24 @@ def translated_blocks(log: Path) -> list[tuple[int, int]]:
     return [(b[0], b[1]) for b in blocks if b]
 
 
+def top_functions(blocks: list[tuple[int, int]], binary: Path, n: int) -> list[tuple[int, str]]:
+    """The n functions of `binary` with the most instructions among `blocks`, demangled."""
+    table = sorted((a, name) for name, a in symbols(binary).items())
+    starts = [a for a, _ in table]
+    totals: dict[str, int] = {}
+    for a, count_ in blocks:
+        if a >= KERNEL:
+            name = "(kernel)"
+        else:
+            i = bisect.bisect_right(starts, a) - 1
+            name = table[i][1] if i >= 0 else "(unknown)"
+        totals[name] = totals.get(name, 0) + count_
+    top = sorted(totals.items(), key=lambda kv: -kv[1])[:n]
+    names = subprocess.run(["swift", "demangle", "--simplified"], input="\n".join(k for k, _ in top),
+                           capture_output=True, text=True).stdout.splitlines()
+    return [(v, names[i] if i < len(names) else k) for i, (k, v) in enumerate(top)]
+
+
 def count(blocks: list[tuple[int, int]], start: int, end: int, after: int = 0) -> dict[str, int]:
     """Instructions from a program's entry to `end`: from the first translation of `end` after
     block `after` back to the last translation of `start` before it, by kind."""
@@ -90,6 +116,10 @@ def count(blocks: list[tuple[int, int]], start: int, end: int, after: int = 0) -
 
 
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--case", choices=list(CASES), default="boot-record")
+    parser.add_argument("--top", type=int, default=0)
+    options = parser.parse_args()
     binary = build()
     c_binary = build_c_program()
     OUT.mkdir(parents=True, exist_ok=True)
@@ -107,21 +137,29 @@ def main() -> int:
     (OUT / "settings.json").write_text("{}")
     subprocess.run([str(binary), "cache", "--config", str(OUT / "settings.json"), "--layouts", str(OUT), "--layout", "solid",
                     "--size", "1024x768", "--frame-cache", str(OUT / "cache")], check=True, capture_output=True)
-    files[f"/var/cache/skeletond/{entries[0]}"] = OUT / "cache" / entries[0]
-    files[f"/var/cache/skeletond/{record[0]}"] = record[1]
+    if options.case != "no-cache":
+        files[f"/var/cache/skeletond/{entries[0]}"] = OUT / "cache" / entries[0]
+    if options.case == "boot-record":
+        files[f"/var/cache/skeletond/{record[0]}"] = record[1]
     log = OUT / "in_asm.log"
-    second = qemu_harness.run(guest_files=files, guest_script=start_both("info"), out_dir=OUT / "from-record",
-                              name="from-record", extra_qemu_args=["-d", "in_asm", "-D", str(log)], **run)
-    if "from the boot record)" not in second["serial_log"]:
-        raise SystemExit(f"the second boot did not start from the boot record (see {OUT / 'from-record'})")
+    second = qemu_harness.run(guest_files=files, guest_script=start_both("info"), out_dir=OUT / options.case,
+                              name=options.case, extra_qemu_args=["-d", "in_asm", "-D", str(log)], **run)
+    if CASES[options.case] not in second["serial_log"]:
+        raise SystemExit(f"the second boot's first frame did not come as expected ({options.case}; see {OUT / options.case})")
     blocks = translated_blocks(log)
     c_symbols = symbols(c_binary)
     c = count(blocks, entry_point(c_binary), c_symbols["drmModeDirtyFB"])
-    s = count(blocks, entry_point(binary), symbols(binary)[AFTER_BOOT_PATH], after=c["last"])
+    s_symbols = symbols(binary)
+    end = s_symbols[AFTER_BOOT_PATH] if options.case == "boot-record" else \
+        min((len(name), a) for name, a in s_symbols.items() if FIRST_FRAME_LOGGED in name)[1]
+    s = count(blocks, entry_point(binary), end, after=c["last"])
     print(f"C reference, _start to drmModeDirtyFB: {c['user'] + c['kernel']} instructions "
           f"({c['user']} user, {c['kernel']} kernel)")
-    print(f"skeletond from its boot record, _start to the end of the boot path: {s['user'] + s['kernel']} instructions "
+    print(f"skeletond ({options.case}), _start to its first frame: {s['user'] + s['kernel']} instructions "
           f"({s['user']} user, {s['kernel']} kernel)")
+    if options.top:
+        for n, name in top_functions(blocks[s["first"]:s["last"] + 1], binary, options.top):
+            print(f"{n:8}  {name[:150]}")
     return 0
 
 

@@ -5,8 +5,9 @@ import CLibDRM
 
 /// The display as a previous start left it, brought up first thing at boot from the daemon's
 /// boot record: the device opened, each recorded output checked against what the kernel
-/// reports now, its mode set and its cached first frame read in. This is the whole of what
-/// runs before the first frame, so it stays small: no settings, no layout, no enumeration.
+/// reports now, its mode set and its cached first frame read in; or, from a boot plan that an
+/// image builder's `skeletond cache` wrote, the outputs chosen now (`probe`). This is the whole
+/// of what runs before the first frame, so it stays small: no settings, no layout.
 ///
 /// `DRMDisplay.open` adopts the device and the outputs it would drive anyway; whatever it does
 /// not adopt goes back as it was (`release`).
@@ -16,12 +17,15 @@ public final class BootDisplay {
     private let screens: BootScreen
     /// CLOCK_MONOTONIC seconds when the frame was on screen.
     public let shownAt: Double
+    /// The outputs were chosen at boot (a boot plan), not recorded by a previous start.
+    public let fromPlan: Bool
 
-    private init(path: String, fd: Int32, screens: BootScreen, shownAt: Double) {
+    private init(path: String, fd: Int32, screens: BootScreen, shownAt: Double, fromPlan: Bool) {
         self.path = path
         self.fd = fd
         self.screens = screens
         self.shownAt = shownAt
+        self.fromPlan = fromPlan
     }
 
     deinit { release() }
@@ -42,7 +46,13 @@ public final class BootDisplay {
             }
             screen = s.next
         }
-        screen = screens
+        return show(path: path, fd: fd, screens: screens, fromPlan: false)
+    }
+
+    /// Sets each screen's mode and writes its frame. When one fails, the screens shown go
+    /// back as they were and the device is closed.
+    static func show(path: String, fd: Int32, screens: BootScreen, fromPlan: Bool) -> BootDisplay? {
+        var screen: BootScreen? = screens
         while let s = screen {
             guard s.show(fd, device: path) else {
                 var shown: BootScreen? = screens
@@ -54,7 +64,8 @@ public final class BootDisplay {
         }
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
-        return BootDisplay(path: path, fd: fd, screens: screens, shownAt: Double(now.tv_sec) + Double(now.tv_nsec) / 1e9)
+        return BootDisplay(path: path, fd: fd, screens: screens, shownAt: Double(now.tv_sec) + Double(now.tv_nsec) / 1e9,
+                           fromPlan: fromPlan)
     }
 
     /// The device, for `DRMDisplay.open` of the same path: it stays DRM master.

@@ -28,19 +28,35 @@ public final class BootScreen {
     var saved: drmModeCrtcPtr?
     var adopted = false
 
-    /// nil when `modeBytes` is not a mode (of this libdrm's layout).
-    public init?(connectorID: UInt32, crtcID: UInt32, modeBytes: UnsafeRawBufferPointer, modeIsPreferred: Bool,
-                 next: BootScreen?, writeFrame: @escaping (Canvas) -> Bool) {
-        guard modeBytes.count == Self.modeByteCount, let base = modeBytes.baseAddress else { return nil }
+    init(connectorID: UInt32, crtcID: UInt32, mode: drmModeModeInfo, modeIsPreferred: Bool, next: BootScreen?,
+         writeFrame: @escaping (Canvas) -> Bool) {
         self.connectorID = connectorID
         self.crtcID = crtcID
-        self.mode = base.loadUnaligned(as: drmModeModeInfo.self)
+        self.mode = mode
         self.modeIsPreferred = modeIsPreferred
         self.next = next
         self.writeFrame = writeFrame
     }
 
+    /// nil when `modeBytes` is not a mode (of this libdrm's layout).
+    public convenience init?(connectorID: UInt32, crtcID: UInt32, modeBytes: UnsafeRawBufferPointer, modeIsPreferred: Bool,
+                             next: BootScreen?, writeFrame: @escaping (Canvas) -> Bool) {
+        guard modeBytes.count == Self.modeByteCount, let base = modeBytes.baseAddress else { return nil }
+        self.init(connectorID: connectorID, crtcID: crtcID, mode: base.loadUnaligned(as: drmModeModeInfo.self),
+                  modeIsPreferred: modeIsPreferred, next: next, writeFrame: writeFrame)
+    }
+
     public var size: Size { Size(width: Int(mode.hdisplay), height: Int(mode.vdisplay)) }
+
+    /// This screen or one after it is on `crtc`.
+    func uses(_ crtc: UInt32) -> Bool {
+        var screen: BootScreen? = self
+        while let s = screen {
+            if s.crtcID == crtc { return true }
+            screen = s.next
+        }
+        return false
+    }
 
     /// The connector is still connected and offers the mode (still as its preferred one when
     /// it was chosen for that). Its state as the kernel last probed it: a probe (EDID read)

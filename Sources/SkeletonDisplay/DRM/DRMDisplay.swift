@@ -68,21 +68,15 @@ public final class DRMDisplay: Display {
                 log("\(path), connector \(name): non-desktop (a headset); skipped")
                 continue
             }
-            let modes = UnsafeBufferPointer(start: c.modes, count: Int(c.count_modes))
-            let preferred = modes.first { $0.type & UInt32(DRM_MODE_TYPE_PREFERRED) != 0 } ?? modes[0]
-            var mode = preferred
-            if let want = options.modes[name] {
-                if let m = modes.first(where: { Int($0.hdisplay) == want.width && Int($0.vdisplay) == want.height }) {
-                    mode = m
-                } else {
-                    log("\(path), connector \(name): no mode \(want); using its preferred mode")
-                }
-            }
-            guard let crtc = pickCrtc(fd, connector: c, resources: res, used: plans.map(\.crtc)) else {
+            guard let choice = OutputChoice(fd, connector: c, resources: res, wantedSize: options.modes[name],
+                                            isUsed: { crtc in plans.contains { $0.crtc == crtc } }) else {
                 log("\(path), connector \(name): no free CRTC; skipped")
                 continue
             }
-            plans.append(Plan(connector: c.connector_id, crtc: crtc, name: name, mode: mode, modeIsPreferred: DRMCalls.sameMode(mode, preferred)))
+            if choice.wantedSizeMissing, let want = options.modes[name] {
+                log("\(path), connector \(name): no mode \(want); using its preferred mode")
+            }
+            plans.append(Plan(connector: c.connector_id, crtc: choice.crtc, name: name, mode: choice.mode, modeIsPreferred: choice.modeIsPreferred))
         }
         // Then the boot display's outputs: taken over where they match, put back where not.
         let adopted = plans.map { plan in adopting == nil ? nil : boot?.adopt(connectorID: plan.connector, crtcID: plan.crtc, mode: plan.mode) }
@@ -110,24 +104,6 @@ public final class DRMDisplay: Display {
         var name: String
         var mode: drmModeModeInfo
         var modeIsPreferred: Bool
-    }
-
-    /// The connector's current CRTC when free, else the first free one its encoders can drive.
-    private static func pickCrtc(_ fd: Int32, connector c: drmModeConnector, resources res: drmModeRes, used: [UInt32]) -> UInt32? {
-        if c.encoder_id != 0, let encoder = drmModeGetEncoder(fd, c.encoder_id) {
-            defer { drmModeFreeEncoder(encoder) }
-            let crtc = encoder.pointee.crtc_id
-            if crtc != 0 && !used.contains(crtc) { return crtc }
-        }
-        for e in 0..<Int(c.count_encoders) {
-            guard let encoder = drmModeGetEncoder(fd, c.encoders[e]) else { continue }
-            defer { drmModeFreeEncoder(encoder) }
-            for k in 0..<Int(res.count_crtcs) where encoder.pointee.possible_crtcs & (1 << UInt32(k)) != 0 {
-                let crtc = res.crtcs[k]
-                if !used.contains(crtc) { return crtc }
-            }
-        }
-        return nil
     }
 
     /// The first card with a connected output and dumb buffers, or nil when there is none (yet).

@@ -1,0 +1,50 @@
+import SkeletonLayout
+
+extension BootPlan {
+    /// `skeletond cache`'s plan for an image's first boot, after `FrameCache.prepare` wrote the
+    /// frames at `sizes`: written beside them, named for a start with `runArguments` (from
+    /// `run` on) that reads a settings file with the bytes of the one at `settingsPath` (none
+    /// when it is missing), with the paths that start will use. `settings` are the cache
+    /// command's (its flags on that file), which found the frames. Returns the plan's path, or
+    /// why there is none.
+    public static func prepare(settings: Settings, settingsPath: String, runArguments: [String], sizes: [Size]) -> Result<String, DaemonError> {
+        let settingsFile = SystemCalls.fileExists(settingsPath) ? SystemCalls.readFile(settingsPath) : nil
+        if SystemCalls.fileExists(settingsPath) && settingsFile == nil { return .failure(DaemonError("cannot read \(settingsPath)")) }
+        let commandLine = runArguments.joined(separator: " ")
+        guard let flags = RunFlags(bootArguments: runArguments), flags.problem == nil else {
+            return .failure(DaemonError("`\(commandLine)` is not a command line the daemon starts from directly (run, then --name value flags)"))
+        }
+        var target = Settings()
+        if let settingsFile {
+            switch Settings.parse(settingsFile, file: flags.configPath) {
+            case .success(let s): target = s
+            case .failure(let e): return .failure(DaemonError(e.lines.joined(separator: "; ")))
+            }
+        }
+        flags.apply(to: &target)
+        guard target.backend != .memory else { return .failure(DaemonError("`\(commandLine)` does not use DRM")) }
+        guard let start = settings.startLayout, target.startLayout == start else {
+            return .failure(DaemonError("`\(commandLine)` starts with layout \(target.startLayout ?? "none"), this cache command with \(settings.startLayout ?? "none")"))
+        }
+        guard let location = BootRecord.location(runArguments: runArguments, settings: settingsFile),
+              let hostDirectory = settings.frameCacheDirectory,
+              let targetCache = FrameCache(directory: target.frameCacheDirectory), targetCache.directory == location.directory else {
+            return .failure(DaemonError("`\(commandLine)` keeps its frame cache elsewhere than where it looks for its boot record "
+                                        + "(--frame-cache, else \(Settings.defaultFrameCacheDirectory))"))
+        }
+        guard let source = LayoutStore(directory: settings.layoutsDirectory).source(of: start) else {
+            return .failure(DaemonError("start layout \"\(start)\": cannot read it"))
+        }
+        let plan = BootPlan(hiddenMarkerPath: target.hiddenMarkerPath,
+                            layoutPath: LayoutStore(directory: target.layoutsDirectory).filePath(of: start),
+                            layoutHash: BootRecord.layoutHash(source.text), devicePath: target.device, outputs: target.outputs,
+                            modes: target.modes,
+                            frames: sizes.map { Frame(size: $0, path: targetCache.path(layoutName: source.name, layoutText: source.text, size: $0)) })
+        let name = location.path.split(separator: "/").last.map(String.init) ?? ""
+        let here = BootRecord.Location(directory: hostDirectory, path: hostDirectory + "/" + name)
+        do { try plan.write(to: here) } catch {
+            return .failure(DaemonError("cannot write \(here.path): \(error)"))
+        }
+        return .success(here.path)
+    }
+}

@@ -1,0 +1,77 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLibDRM
+import SkeletonLayout
+import SkeletonRender
+
+extension BootDisplay {
+    /// A boot plan's display: the outputs `DRMDisplay.open` will drive, chosen now and shown
+    /// with the frame `frame` gives for each one's size. On `device`, or else on the first card
+    /// with such an output (as `DRMDisplay.openFirst` picks): every connected connector whose
+    /// name `accepts` takes, non-desktop ones skipped, each in the mode of `wantedSize` (by
+    /// connector name) or its preferred one. Connectors as the kernel last probed them (an EDID
+    /// read would cost tens of milliseconds each; `DRMDisplay.open` probes, and adopts only the
+    /// outputs it would drive the same way).
+    ///
+    /// nil, with the screen untouched, when no card has such an output or one of the outputs
+    /// has no frame of its size: the start then goes the usual way.
+    public static func probe(device: String?, accepts: (String) -> Bool, wantedSize: (String) -> Size?,
+                             frame: (Size) -> ((Canvas) -> Bool)?) -> BootDisplay? {
+        if let device {
+            guard case .shown(let display) = probe(path: device, accepts: accepts, wantedSize: wantedSize, frame: frame) else { return nil }
+            return display
+        }
+        for path in DRMCalls.cardPaths() {
+            switch probe(path: path, accepts: accepts, wantedSize: wantedSize, frame: frame) {
+            case .shown(let display): return display
+            case .noOutput: continue
+            case .refused: return nil
+            }
+        }
+        return nil
+    }
+
+    private enum Probe {
+        case shown(BootDisplay)
+        /// The card has no output to drive: the next card may.
+        case noOutput
+        /// An output the daemon will drive cannot be shown from the plan.
+        case refused
+    }
+
+    private static func probe(path: String, accepts: (String) -> Bool, wantedSize: (String) -> Size?,
+                              frame: (Size) -> ((Canvas) -> Bool)?) -> Probe {
+        guard let fd = try? DRMCalls.open(path) else { return .noOutput }
+        guard DRMCalls.supportsDumbBuffers(fd), let resources = drmModeGetResources(fd) else {
+            DRMCalls.close(fd)
+            return .noOutput
+        }
+        defer { drmModeFreeResources(resources) }
+        let res = resources.pointee
+        var screens: BootScreen?
+        for i in 0..<Int(res.count_connectors) {
+            guard let connector = drmModeGetConnectorCurrent(fd, res.connectors[i]) else { continue }
+            defer { drmModeFreeConnector(connector) }
+            let c = connector.pointee
+            guard c.connection == DRM_MODE_CONNECTED, c.count_modes > 0 else { continue }
+            let name = DRMCalls.connectorName(type: c.connector_type, typeID: c.connector_type_id)
+            guard accepts(name), !DRMCalls.isNonDesktop(fd, connector: c.connector_id) else { continue }
+            guard let choice = OutputChoice(fd, connector: c, resources: res, wantedSize: wantedSize(name),
+                                            isUsed: { crtc in screens?.uses(crtc) ?? false }) else { continue }
+            let size = Size(width: Int(choice.mode.hdisplay), height: Int(choice.mode.vdisplay))
+            guard let writeFrame = frame(size) else {
+                DRMCalls.close(fd)
+                return .refused
+            }
+            screens = BootScreen(connectorID: c.connector_id, crtcID: choice.crtc, mode: choice.mode,
+                                 modeIsPreferred: choice.modeIsPreferred, next: screens, writeFrame: writeFrame)
+        }
+        guard let screens else {
+            DRMCalls.close(fd)
+            return .noOutput
+        }
+        guard let display = show(path: path, fd: fd, screens: screens, fromPlan: true) else { return .refused }
+        return .shown(display)
+    }
+}

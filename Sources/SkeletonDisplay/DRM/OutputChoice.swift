@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLibDRM
+import SkeletonLayout
+
+/// How a connected connector is driven: on which CRTC and in which mode. `DRMDisplay.open`
+/// and the boot plan (`BootDisplay.probe`) choose alike, so that the display the daemon opens
+/// adopts what the boot plan put on screen.
+struct OutputChoice {
+    var crtc: UInt32
+    var mode: drmModeModeInfo
+    var modeIsPreferred: Bool
+    /// A size was asked for and the connector offers no mode of that size: the preferred mode
+    /// is used instead.
+    var wantedSizeMissing: Bool
+
+    /// The connector's preferred mode, or the mode of `wantedSize` when it offers one, on its
+    /// current CRTC when free, else on the first free one its encoders can drive. nil when no
+    /// CRTC is free. `isUsed` says which CRTCs other outputs have taken.
+    init?(_ fd: Int32, connector c: drmModeConnector, resources res: drmModeRes, wantedSize: Size?, isUsed: (UInt32) -> Bool) {
+        guard c.count_modes > 0, let modes = c.modes, let crtc = Self.pickCrtc(fd, connector: c, resources: res, isUsed: isUsed) else {
+            return nil
+        }
+        var preferred = 0
+        for i in 0..<Int(c.count_modes) where modes[i].type & UInt32(DRM_MODE_TYPE_PREFERRED) != 0 {
+            preferred = i
+            break
+        }
+        var chosen = preferred
+        var missing = false
+        if let wantedSize {
+            missing = true
+            for i in 0..<Int(c.count_modes) where Int(modes[i].hdisplay) == wantedSize.width && Int(modes[i].vdisplay) == wantedSize.height {
+                chosen = i
+                missing = false
+                break
+            }
+        }
+        self.crtc = crtc
+        self.mode = modes[chosen]
+        self.modeIsPreferred = DRMCalls.sameMode(modes[chosen], modes[preferred])
+        self.wantedSizeMissing = missing
+    }
+
+    private static func pickCrtc(_ fd: Int32, connector c: drmModeConnector, resources res: drmModeRes, isUsed: (UInt32) -> Bool) -> UInt32? {
+        if c.encoder_id != 0, let encoder = drmModeGetEncoder(fd, c.encoder_id) {
+            defer { drmModeFreeEncoder(encoder) }
+            let crtc = encoder.pointee.crtc_id
+            if crtc != 0 && !isUsed(crtc) { return crtc }
+        }
+        for e in 0..<Int(c.count_encoders) {
+            guard let encoder = drmModeGetEncoder(fd, c.encoders[e]) else { continue }
+            defer { drmModeFreeEncoder(encoder) }
+            for k in 0..<Int(res.count_crtcs) where encoder.pointee.possible_crtcs & (1 << UInt32(k)) != 0 {
+                let crtc = res.crtcs[k]
+                if !isUsed(crtc) { return crtc }
+            }
+        }
+        return nil
+    }
+}

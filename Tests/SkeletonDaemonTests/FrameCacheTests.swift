@@ -184,6 +184,19 @@ struct FrameCacheTests {
         #expect(ok.status == 0, "\(ok.err)")
         let written = ok.out.split(separator: "\n").map(String.init)
         #expect(written.count == 2 && written[0].hasSuffix("-200x100.frame") && written[1].hasSuffix("-64x48.frame"), "\(ok.out)")
+        // Not asked for, the boot plan for a plain `run` (another start layout) is only a note.
+        #expect(ok.err == "skeletond cache: no boot plan: `run` starts with layout default, this cache command with still\n", "\(ok.err)")
+        let run = ["run", "--config", directory + "/s.json", "--layout", "still", "--frame-cache", directory + "/cache"]
+        let planned = try runTool(skeletond, ["cache", "--config", directory + "/s.json", "--layouts", layouts, "--layout", "still",
+                                              "--size", "200x100", "--frame-cache", directory + "/cache", "--"] + run)
+        // (Named by skeletond's build id: `BootPlanTests` checks the name.)
+        let plan = String(planned.out.split(separator: "\n").last ?? "")
+        #expect(planned.status == 0 && plan.hasPrefix(directory + "/cache/") && plan.hasSuffix(".boot") && planned.err.isEmpty,
+                "\(planned.out) \(planned.err)")
+        #expect(FileManager.default.contents(atPath: plan)?.prefix(8) == Data("SKPLAN01".utf8))
+        let refused = try runTool(skeletond, ["cache", "--config", directory + "/s.json", "--layouts", layouts, "--layout", "still",
+                                              "--size", "200x100", "--frame-cache", directory + "/cache", "--", "run", "--frame-cache"])
+        #expect(refused.status == 1 && refused.err.contains("no boot plan: `run --frame-cache` is not a command line"), "\(refused.err)")
         let d = try DaemonProcess(layouts: ["still": DaemonProcessTests.staticLayout], startLayout: "still", frameCache: directory + "/cache")
         #expect(d.logContains("first frame on memory"))
         #expect(d.log.contains("from the frame cache)"), "the daemon finds what `skeletond cache` wrote: \(d.log)")

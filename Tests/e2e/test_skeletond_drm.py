@@ -17,10 +17,13 @@ boots once and runs, in the guest:
      `show` again, then `hide --retain`: the last frame stays;
   6. SIGTERM while animating: the saved CRTC (the console) is back, no error in the log.
 The first start of each boot finds no frame cache, draws, and writes the cache entry and its
-boot record (printed to the host). Two more boots (bochs) start with an entry prepared on the
+boot record (printed to the host). Three more boots (bochs) start with an entry prepared on the
 host by `skeletond cache`, as an image builder would: the first shows it before parsing the
-layout; the second also has the boot record the bochs boot wrote, and shows the entry before it
-reads its settings. Either way the screen equals the render and SIGTERM brings the console back.
+layout; the second also has the boot plan `skeletond cache` wrote for the guest's command line,
+shows the entry before it reads its settings, with the outputs chosen at boot, and writes the
+boot record over the plan (the same record as the bochs boot's); the third has the boot record
+the bochs boot wrote instead, and shows the entry before it reads its settings. Each time the
+screen equals the render and SIGTERM brings the console back.
 A last boot has that record but a screen that prefers 1280x800: the record is refused before any
 mode is set, the daemon draws at the new size and writes a new record.
 Screenshots and logs go to build/e2e/skeletond/<device>/ (never committed).

@@ -1,19 +1,20 @@
 #!/usr/bin/env python3
 """Instructions QEMU translates before the first frame: the C reference (a mode set and one
 fill) and skeletond, both cold in one boot under bochs 1024x768. skeletond starts from its boot
-record (every boot after the first), from a frame cache entry only, or with no cache at all.
+record (every boot after the first), from the boot plan of an image builder's `skeletond cache`,
+from a frame cache entry only, or with no cache at all.
 
-    python3 scripts/qemu/footprint.py [--case boot-record|frame-cache|no-cache] [--top N]
+    python3 scripts/qemu/footprint.py [--case boot-record|boot-plan|frame-cache|no-cache] [--top N]
 
 Under emulation, and on a slow boot CPU, a start costs the code it runs for the first time;
 this count (QEMU's `-d in_asm` logs each block of guest code when it is first translated) is
 stable from run to run where wall-clock figures are not. skeletond is built for this with its
 text at 0x20000000 (.build-prof), apart from busybox and the C program at 0x400000, so that its
 blocks can be told from theirs. Two boots: the first writes the boot record (printed to the
-host), the second starts from it (or from the frame cache entry alone, or from nothing) with
-`-d in_asm`. Counted from each program's entry point to its first frame: for the C program its
-drmModeDirtyFB call, for skeletond from the boot record the first thing after the boot path
-(reading `CommandLine.arguments`), otherwise `Daemon.logFirstFrame`. User and kernel blocks are
+host), the second starts from it (or from the plan, the frame cache entry alone, or nothing)
+with `-d in_asm`. Counted from each program's entry point to its first frame: for the C program
+its drmModeDirtyFB call, for skeletond from the boot record or plan the first thing after the
+boot path (reading `CommandLine.arguments`), otherwise `Daemon.logFirstFrame`. User and kernel blocks are
 counted alike. `--top N` lists the N functions with the most instructions translated in that span.
 
 Needs scripts/qemu/fetch-deps.sh. Work files go to build/e2e/footprint/.
@@ -35,7 +36,7 @@ sys.dont_write_bytecode = True
 
 import qemu_harness  # noqa: E402
 from test_minimal_c import build_c_program  # noqa: E402
-from test_skeletond_drm import PRINT_BOOT_RECORD, SOLID, boot_record, start_both  # noqa: E402
+from test_skeletond_drm import PRINT_BOOT_RECORD, SOLID, boot_record, run_arguments, start_both  # noqa: E402
 
 OUT = REPO / "build" / "e2e" / "footprint"
 PROFILE_BUILD = REPO / ".build-prof"
@@ -45,7 +46,7 @@ KERNEL = 0xFFFF_8000_0000_0000
 AFTER_BOOT_PATH = "$ss11CommandLineO9argumentsSaySSGvgZ"
 # Called once the first frame is on screen, on the paths that do not start from the boot record.
 FIRST_FRAME_LOGGED = "logFirstFrame"
-CASES = {"boot-record": "from the boot record)", "frame-cache": "from the frame cache)", "no-cache": "first frame on drm ("}
+CASES = {"boot-record": "from the boot record)", "boot-plan": "from the boot plan)", "frame-cache": "from the frame cache)", "no-cache": "first frame on drm ("}
 
 
 def build() -> Path:
@@ -136,11 +137,14 @@ def main() -> int:
     # The entry the record names, rendered on the host by the same executable.
     (OUT / "settings.json").write_text("{}")
     subprocess.run([str(binary), "cache", "--config", str(OUT / "settings.json"), "--layouts", str(OUT), "--layout", "solid",
-                    "--size", "1024x768", "--frame-cache", str(OUT / "cache")], check=True, capture_output=True)
+                    "--size", "1024x768", "--frame-cache", str(OUT / "cache"), "--", *run_arguments("info")],
+                   check=True, capture_output=True)
     if options.case != "no-cache":
         files[f"/var/cache/skeletond/{entries[0]}"] = OUT / "cache" / entries[0]
     if options.case == "boot-record":
         files[f"/var/cache/skeletond/{record[0]}"] = record[1]
+    if options.case == "boot-plan":
+        files[f"/var/cache/skeletond/{record[0]}"] = OUT / "cache" / record[0]
     log = OUT / "in_asm.log"
     second = qemu_harness.run(guest_files=files, guest_script=start_both("info"), out_dir=OUT / options.case,
                               name=options.case, extra_qemu_args=["-d", "in_asm", "-D", str(log)], **run)
@@ -150,7 +154,7 @@ def main() -> int:
     c_symbols = symbols(c_binary)
     c = count(blocks, entry_point(c_binary), c_symbols["drmModeDirtyFB"])
     s_symbols = symbols(binary)
-    end = s_symbols[AFTER_BOOT_PATH] if options.case == "boot-record" else \
+    end = s_symbols[AFTER_BOOT_PATH] if options.case in ("boot-record", "boot-plan") else \
         min((len(name), a) for name, a in s_symbols.items() if FIRST_FRAME_LOGGED in name)[1]
     s = count(blocks, entry_point(binary), end, after=c["last"])
     print(f"C reference, _start to drmModeDirtyFB: {c['user'] + c['kernel']} instructions "

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Process start to first frame under QEMU (bochs, 1024x768), over several boots: the C
 reference (a mode set and one fill) and skeletond, each the first program of its kind in its
-boot (cold, as at a real boot), in three cases: no cache (a first boot), a frame cache entry
-prepared by `skeletond cache` (an image builder's), and that entry with the boot record a
+boot (cold, as at a real boot), in four cases: no cache (a first boot), a frame cache entry
+prepared by `skeletond cache`, that entry with the boot plan `skeletond cache` writes for the
+guest's command line (an image builder's first boot), and that entry with the boot record a
 previous boot wrote (every boot after the first). Prints each boot's figures and the medians
 with their ratios.
 
@@ -27,7 +28,7 @@ sys.dont_write_bytecode = True
 
 import qemu_harness  # noqa: E402
 from test_minimal_c import build_c_program  # noqa: E402
-from test_skeletond_drm import PRINT_BOOT_RECORD, SOLID, boot_record, start_both, start_up_figures  # noqa: E402
+from test_skeletond_drm import PRINT_BOOT_RECORD, SOLID, boot_record, run_arguments, start_both, start_up_figures  # noqa: E402
 
 OUT = REPO / "build" / "e2e" / "startup"
 STATIC = REPO / "build" / "static"
@@ -35,10 +36,10 @@ STATIC = REPO / "build" / "static"
 GUEST = start_both(log_level="info") + PRINT_BOOT_RECORD  # the production log level
 
 # What the log says the first frame came from, per case.
-CASES = {"no cache": None, "frame cache": "the frame cache", "boot record": "the boot record"}
+CASES = {"no cache": None, "frame cache": "the frame cache", "boot plan": "the boot plan", "boot record": "the boot record"}
 
 
-def boot(index: int, case: str, c_binary: Path, entry: Path, record: tuple[str, bytes] | None) -> tuple[dict, tuple[str, bytes] | None]:
+def boot(index: int, case: str, c_binary: Path, entry: Path, plan: Path, record: tuple[str, bytes] | None) -> tuple[dict, tuple[str, bytes] | None]:
     files = {
         "/bin/skeletond": (STATIC / "skeletond", 0o755),
         "/bin/minimal-modeset": (c_binary, 0o755),
@@ -47,6 +48,8 @@ def boot(index: int, case: str, c_binary: Path, entry: Path, record: tuple[str, 
     }
     if case != "no cache":
         files[f"/var/cache/skeletond/{entry.name}"] = entry
+    if case == "boot plan":
+        files[f"/var/cache/skeletond/{plan.name}"] = plan
     if case == "boot record" and record:
         files[f"/var/cache/skeletond/{record[0]}"] = record[1]
     # A start from the boot record writes none: nothing to wait for.
@@ -71,15 +74,15 @@ def main() -> int:
     (OUT / "layouts" / "solid.json").write_text(json.dumps(SOLID))
     (OUT / "settings.json").write_text("{}")
     made = subprocess.run([str(STATIC / "skeletond"), "cache", "--config", str(OUT / "settings.json"), "--layouts", str(OUT / "layouts"),
-                           "--layout", "solid", "--size", "1024x768", "--frame-cache", str(OUT / "cache")],
-                          check=True, capture_output=True, text=True)
-    entry = Path(made.stdout.strip())
+                           "--layout", "solid", "--size", "1024x768", "--frame-cache", str(OUT / "cache"),
+                           "--", *run_arguments("info")], check=True, capture_output=True, text=True)
+    entry, plan = (Path(line) for line in made.stdout.split())
     c_binary = build_c_program()
     rows: dict[str, list[dict]] = {case: [] for case in CASES}
     record = None
     for i in range(options.boots):
         for case in CASES:
-            f, written = boot(i, case, c_binary, entry, record)
+            f, written = boot(i, case, c_binary, entry, plan, record)
             # Every start after the first writes the same record: the first one's is kept.
             record = record or written
             rows[case].append(f)

@@ -99,7 +99,9 @@ public struct BootPlan: Equatable, Sendable {
     /// A plan's fields, read in place from its bytes (valid as long as they are), as the boot
     /// path must: no arrays, no dictionaries.
     struct View {
-        let device: String?
+        /// Raw like the rest, so that a View (and an optional one) is copied as plain bytes:
+        /// a String member would make the runtime instantiate `View?`'s metadata on the boot path.
+        private let deviceBytes: UnsafeRawBufferPointer
         private let onlyNamed: Bool
         private let names: UnsafeRawBufferPointer
         private let modes: UnsafeRawBufferPointer
@@ -109,15 +111,18 @@ public struct BootPlan: Equatable, Sendable {
         /// file changed.
         init?(_ bytes: UnsafeRawBufferPointer) {
             var reader = BootRecordReader(bytes)
-            guard reader.magic(magic), BootRecord.startIsCurrent(&reader), let device = reader.string(),
+            guard reader.magic(magic), BootRecord.startIsCurrent(&reader), let device = reader.bytes(),
                   let onlyNamed = reader.uint32(), let names = reader.bytes(), let modes = reader.bytes(), let frames = reader.bytes(),
                   reader.atEnd else { return nil }
-            self.device = device.isEmpty ? nil : device
+            self.deviceBytes = device
             self.onlyNamed = onlyNamed != 0
             self.names = names
             self.modes = modes
             self.frames = frames
         }
+
+        /// The device the settings name; nil: the first card with an output to drive.
+        var device: String? { deviceBytes.isEmpty ? nil : String(decoding: deviceBytes, as: UTF8.self) }
 
         /// Whether the daemon drives this connector (when connected and not non-desktop).
         func accepts(_ name: String) -> Bool {

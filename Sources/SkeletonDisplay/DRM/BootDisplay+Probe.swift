@@ -22,14 +22,17 @@ extension BootDisplay {
             guard case .shown(let display) = probe(path: device, accepts: accepts, wantedSize: wantedSize, frame: frame) else { return nil }
             return display
         }
-        for path in DRMCalls.cardPaths() {
+        var shown: BootDisplay?
+        DRMCalls.forEachCard { path in
             switch probe(path: path, accepts: accepts, wantedSize: wantedSize, frame: frame) {
-            case .shown(let display): return display
-            case .noOutput: continue
-            case .refused: return nil
+            case .shown(let display):
+                shown = display
+                return false
+            case .noOutput: return true
+            case .refused: return false
             }
         }
-        return nil
+        return shown
     }
 
     private enum Probe {

@@ -164,15 +164,49 @@ enum DRMCalls {
 
     /// The card nodes under /dev/dri (`cardN`), in the order of N (card2 before card10).
     static func cardPaths(directory: String = "/dev/dri") -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var numbers: [Int] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            if name.utf8.starts(with: "card".utf8), let number = Int(name.dropFirst(4)) { numbers.append(number) }
+        var paths: [String] = []
+        forEachCard(directory: directory) { path in
+            paths.append(path)
+            return true
         }
-        return numbers.sorted().map { "\(directory)/card\($0)" }
+        return paths
+    }
+
+    /// Calls `body` with each card node under `directory` in the order of N, until it returns
+    /// false. The directory is read again for each card, and nothing is collected: this runs
+    /// on the boot path, where an array would make the Swift runtime instantiate its metadata.
+    static func forEachCard(directory: String = "/dev/dri", _ body: (String) -> Bool) {
+        var previous = -1
+        while let number = nextCardNumber(after: previous, directory: directory) {
+            guard body("\(directory)/card\(number)") else { return }
+            previous = number
+        }
+    }
+
+    /// The smallest N above `after` of a `cardN` in `directory`.
+    private static func nextCardNumber(after: Int, directory: String) -> Int? {
+        guard let dir = directory.withCString({ opendir($0) }) else { return nil }
+        defer { closedir(dir) }
+        var next: Int?
+        while let entry = readdir(dir) {
+            let number = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { cardNumber($0) }
+            }
+            if let number, number > after, number < next ?? Int.max { next = number }
+        }
+        return next
+    }
+
+    /// N of a file name `cardN`, read in place.
+    private static func cardNumber(_ name: UnsafePointer<CChar>) -> Int? {
+        guard strncmp(name, "card", 4) == 0, name[4] != 0 else { return nil }
+        var number = 0
+        var digit = name + 4
+        while digit.pointee != 0 {
+            guard (48...57).contains(digit.pointee), number < 1 << 20 else { return nil }
+            number = number * 10 + Int(digit.pointee - 48)
+            digit += 1
+        }
+        return number
     }
 }

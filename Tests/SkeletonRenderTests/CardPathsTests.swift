@@ -1,0 +1,27 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#endif
+import Foundation
+@testable import SkeletonDisplay
+import Testing
+
+/// The card nodes a DRM start tries, in the order of their numbers, as the daemon's open and the
+/// boot plan's probe both walk them.
+struct CardPathsTests {
+    @Test func cardsInTheOrderOfTheirNumbers() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dri-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for name in ["card10", "renderD128", "card2", "card", "cardX", "card0", "by-path", "card1a"] {
+            _ = FileManager.default.createFile(atPath: directory + "/" + name, contents: nil)
+        }
+        #expect(DRMCalls.cardPaths(directory: directory) == ["card0", "card2", "card10"].map { directory + "/" + $0 })
+        var tried: [String] = []
+        DRMCalls.forEachCard(directory: directory) { path in
+            tried.append(path)
+            return !path.hasSuffix("card2")
+        }
+        #expect(tried == [directory + "/card0", directory + "/card2"])
+        #expect(DRMCalls.cardPaths(directory: directory + "/missing").isEmpty)
+    }
+}

@@ -8,8 +8,11 @@ extension BootPlan {
     /// command's (its flags on that file), which found the frames. Returns the plan's path, or
     /// why there is none.
     public static func prepare(settings: Settings, settingsPath: String, runArguments: [String], sizes: [Size]) -> Result<String, DaemonError> {
-        let settingsFile = SystemCalls.fileExists(settingsPath) ? SystemCalls.readFile(settingsPath) : nil
-        if SystemCalls.fileExists(settingsPath) && settingsFile == nil { return .failure(DaemonError("cannot read \(settingsPath)")) }
+        var settingsFile: [UInt8]?
+        if SystemCalls.fileExists(settingsPath) {
+            guard let bytes = SystemCalls.readFile(settingsPath) else { return .failure(DaemonError("cannot read \(settingsPath)")) }
+            settingsFile = bytes
+        }
         let commandLine = runArguments.joined(separator: " ")
         guard let flags = RunFlags(bootArguments: runArguments), flags.problem == nil else {
             return .failure(DaemonError("`\(commandLine)` is not a command line the daemon starts from directly (run, then --name value flags)"))
@@ -26,6 +29,7 @@ extension BootPlan {
         guard let start = settings.startLayout, target.startLayout == start else {
             return .failure(DaemonError("`\(commandLine)` starts with layout \(target.startLayout ?? "none"), this cache command with \(settings.startLayout ?? "none")"))
         }
+        guard target.frameCacheDirectory != nil else { return .failure(DaemonError("`\(commandLine)` has the frame cache off")) }
         guard let location = BootRecord.location(runArguments: runArguments, settings: settingsFile),
               let hostDirectory = settings.frameCacheDirectory,
               let targetCache = FrameCache(directory: target.frameCacheDirectory), targetCache.directory == location.directory else {

@@ -62,17 +62,17 @@ public struct BootPlan: Equatable, Sendable {
         BootRecord.writeStart(&writer, hiddenMarkerPath: hiddenMarkerPath, layoutPath: layoutPath, layoutHash: layoutHash)
         writer.string(devicePath ?? "")
         writer.uint32(outputs == nil ? 0 : 1)
-        var names = BootRecordWriter(magic: "")
+        var names = BootRecordWriter()
         for name in outputs ?? [] { names.string(name) }
         writer.bytes(names.bytes)
-        var sizes = BootRecordWriter(magic: "")
+        var sizes = BootRecordWriter()
         for (name, size) in modes.sorted(by: { $0.key < $1.key }) {
             sizes.string(name)
             sizes.uint32(UInt32(size.width))
             sizes.uint32(UInt32(size.height))
         }
         writer.bytes(sizes.bytes)
-        var entries = BootRecordWriter(magic: "")
+        var entries = BootRecordWriter()
         for frame in frames {
             entries.uint32(UInt32(frame.size.width))
             entries.uint32(UInt32(frame.size.height))

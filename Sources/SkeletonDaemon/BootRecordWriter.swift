@@ -4,7 +4,8 @@
 struct BootRecordWriter {
     private(set) var bytes: [UInt8]
 
-    init(magic: StaticString) {
+    /// `magic`: what the file begins with; none for a field made of fields.
+    init(magic: StaticString = "") {
         bytes = Array(UnsafeBufferPointer(start: magic.utf8Start, count: magic.utf8CodeUnitCount))
     }
 

@@ -131,6 +131,6 @@ struct BootPlanTests {
         #expect(problem(["run", "--layout", "solid", "--max-fps", "0"] + cache) != nil)
         // The settings keep the frames in /elsewhere, but a start looks for its record in the default directory.
         #expect(problem(["run", "--layout", "solid"])?.contains("keeps its frame cache elsewhere than where it looks for its boot record") == true)
-        #expect(problem(["run", "--layout", "solid", "--frame-cache", "none"]) != nil)
+        #expect(problem(["run", "--layout", "solid", "--frame-cache", "none"]) == "`run --layout solid --frame-cache none` has the frame cache off")
     }
 }

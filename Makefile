@@ -53,6 +53,11 @@ install: release
 		install -m 644 config/skeletond.json $(DESTDIR)$(SYSCONFDIR)/skeletond/skeletond.json
 	install -m 644 config/layouts/*.json $(DESTDIR)$(SYSCONFDIR)/skeletond/layouts/
 	install -m 644 config/skeletond-layout.schema.json $(DESTDIR)$(SYSCONFDIR)/skeletond/
+	@# On the machine itself: the next boot (the first with this executable) shows the skeleton
+	@# from a boot plan for the displays there are now, as every later boot does from its record.
+	@if [ -z "$(DESTDIR)" ]; then \
+		$(BINDIR)/skeletond cache --size auto || echo "skeletond cache: nothing prepared for the next boot (see above)"; \
+	fi
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
 		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	$(RELEASE)/skeletonctl --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/skeletonctl

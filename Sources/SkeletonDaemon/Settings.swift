@@ -51,7 +51,7 @@ public struct Settings: Sendable, Equatable {
         return parse(bytes, file: path)
     }
 
-    public static func parse(_ bytes: some Collection<UInt8>, file: String) -> Result<Settings, LayoutError> {
+    public static func parse(_ bytes: [UInt8], file: String) -> Result<Settings, LayoutError> {
         let document: JSONValue
         do { document = try JSONValue.parse(bytes) } catch {
             return .failure(LayoutError(file: file, issues: [LayoutIssue(path: "", message: "not valid JSON: \(error)")]))

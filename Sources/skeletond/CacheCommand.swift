@@ -1,5 +1,6 @@
 import ArgumentParser
 import SkeletonDaemon
+import SkeletonDisplay
 import SkeletonLayout
 
 struct CacheCommand: ParsableCommand {
@@ -18,8 +19,8 @@ struct CacheCommand: ParsableCommand {
 
     @OptionGroup var start: StartOptions
 
-    @Option(help: "An output size WxH; repeat for several.")
-    var size: [Size]
+    @Option(help: "An output size WxH, or auto: the sizes of the outputs the daemon would drive now; repeat for several.")
+    var size: [CacheSize]
 
     @Argument(parsing: .postTerminator, help: "The `skeletond run` command line the image starts the daemon with, after `--`.")
     var runCommandLine: [String] = []
@@ -38,14 +39,28 @@ struct CacheCommand: ParsableCommand {
             printError(e.lines)
             throw ExitCode(1)
         }
-        switch FrameCache.prepare(settings: settings, sizes: size) {
+        var sizes: [Size] = []
+        for wanted in size {
+            switch wanted {
+            case .size(let s): sizes.append(s)
+            case .auto:
+                let options = DRMDisplay.Options(connectors: settings.outputs, modes: settings.modes)
+                guard let found = DRMDisplay.outputSizes(path: settings.device, options: options) else {
+                    printError(["skeletond cache: --size auto: no DRM display with a connected output\(settings.device.map { " at \($0)" } ?? "")"])
+                    throw ExitCode(1)
+                }
+                sizes += found.sizes
+            }
+        }
+        sizes = sizes.reduce(into: []) { unique, s in if !unique.contains(s) { unique.append(s) } }
+        switch FrameCache.prepare(settings: settings, sizes: sizes) {
         case .success(let paths): for path in paths { print(path) }
         case .failure(let error):
             printError(["skeletond cache: \(error)"])
             throw ExitCode(1)
         }
         let runArguments = runCommandLine.isEmpty ? ["run"] : runCommandLine
-        switch BootPlan.prepare(settings: settings, settingsPath: flags.configPath, runArguments: runArguments, sizes: size) {
+        switch BootPlan.prepare(settings: settings, settingsPath: flags.configPath, runArguments: runArguments, sizes: sizes) {
         case .success(let path): print(path)
         case .failure(let error) where runCommandLine.isEmpty:
             // Not asked for: the frames alone still serve.

@@ -204,6 +204,12 @@ struct FrameCacheTests {
                                               "--size", "200x100", "--frame-cache", directory + "/cache"])
         #expect(missing.status == 1)
         #expect(missing.err.contains("skeletond cache: start layout \"gone\": no layout named \"gone\""), "\(missing.err)")
+        // Sizes of the displays there are: none at a device that is not there.
+        try #"{"display": {"device": "/nonexistent/card0"}}"#.write(toFile: directory + "/gone.json", atomically: true, encoding: .utf8)
+        let noDisplay = try runTool(skeletond, ["cache", "--config", directory + "/gone.json", "--layouts", layouts, "--layout", "still",
+                                                "--size", "auto", "--frame-cache", directory + "/cache"])
+        #expect(noDisplay.status == 1 && noDisplay.err == "skeletond cache: --size auto: no DRM display with a connected output at /nonexistent/card0\n",
+                "\(noDisplay.err)")
         let noSize = try runTool(skeletond, ["cache", "--config", directory + "/s.json"])
         #expect(noSize.status == 64 && noSize.err.contains("--size"), "\(noSize.err)")
     }

@@ -26,6 +26,8 @@ the bochs boot wrote instead, and shows the entry before it reads its settings. 
 screen equals the render and SIGTERM brings the console back.
 A last boot has that record but a screen that prefers 1280x800: the record is refused before any
 mode is set, the daemon draws at the new size and writes a new record.
+One more boot (bochs at 1280x800) runs `skeletond cache --size auto` in the guest, as `make
+install` does, and the start after it shows that entry from the boot plan.
 Screenshots and logs go to build/e2e/skeletond/<device>/ (never committed).
 """
 
@@ -352,6 +354,54 @@ def run_cached_start(c: Checker, c_binary: Path, record: tuple[str, bytes] | Non
     return figures
 
 
+def run_prepared_in_guest(c: Checker) -> None:
+    """`skeletond cache --size auto` on the machine itself (as `make install` runs it), with the
+    command line the daemon will start with: the outputs' sizes are read from the kernel, and the
+    next start shows the frame from the boot plan before it reads its settings."""
+    label = "prepared in the guest"
+    out = OUT / "prepared-in-guest"
+    out.mkdir(parents=True, exist_ok=True)
+    layouts = out / "layouts"
+    layouts.mkdir(exist_ok=True)
+    (layouts / "solid.json").write_text(json.dumps(SOLID))
+    files = {
+        "/bin/skeletond": (STATIC / "skeletond", 0o755),
+        "/bin/skeletonctl": (STATIC / "skeletonctl", 0o755),
+        "/bin/minimal-modeset": (build_c_program(), 0o755),
+        "/layouts/solid.json": layouts / "solid.json",
+        "/etc/skeletond.json": b"{}",
+    }
+    prepare = ("/bin/skeletond cache --config /etc/skeletond.json --layouts /layouts --layout solid --size auto "
+               "--frame-cache /var/cache/skeletond -- " + " ".join(run_arguments()) + r""" > /tmp/cache.out 2>&1
+echo "@@CACHE_EXIT $?"
+while read -r line; do echo "@@CACHE_OUT $line"; done < /tmp/cache.out
+""")
+    print("== prepared in the guest: -device VGA,xres=1280,yres=800, `skeletond cache --size auto` before the start")
+    r = qemu_harness.run(device="VGA", extra_device_args="xres=1280,yres=800", guest_files=files,
+                         guest_script=CACHED_GUEST.replace("shot console\n", "shot console\n" + prepare, 1),
+                         out_dir=out, name="prepared-in-guest", timeout=240, append="vt.global_cursor_default=0")
+    log = r["serial_log"]
+    (out / "serial.txt").write_text(log)
+    c.check(f"{label}: guest script ran to the end", r["ok"], "; ".join(r.get("errors", [])) + f" (log {out}/serial.txt)")
+    written = re.findall(r"@@CACHE_OUT (\S+)", log)
+    c.check(f"{label}: `skeletond cache --size auto` wrote the entry of the screen's size and a boot plan",
+            "@@CACHE_EXIT 0" in log and len(written) == 2 and written[0].endswith("-1280x800.frame") and written[1].endswith(".boot"),
+            f"printed {written}")
+    c.check(f"{label}: the first frame came from the boot plan", "from the boot plan)" in log)
+    shots = {k: png.read(v) for k, v in r["screenshots"].items()}
+    if "cached" in shots:
+        d = png.compare(shots["cached"], host_render(layouts / "solid.json", (1280, 800), out / "expected.png"), diff_path=out / "diff.png")
+        print(f"  screen vs render 1280x800: {d}")
+        c.check(f"{label}: the screen equals the render", d.ok, str(d))
+    if "console" in shots and "after-term" in shots:
+        d = png.compare(shots["after-term"], shots["console"], diff_path=out / "diff-after-term.png")
+        c.check(f"{label}: SIGTERM puts the console back", d.ok, str(d))
+    else:
+        c.check(f"{label}: screenshots taken", False, f"got {sorted(shots)}")
+    errors = [l for l in log.splitlines() if l.startswith("<3>")]
+    c.check(f"{label}: no error in the daemon's log", not errors, "; ".join(errors[:3]))
+
+
 def run_changed_monitor(c: Checker, files: dict, record: tuple[str, bytes] | None, layouts: Path) -> dict:
     """The boot record of a 1024x768 screen on a boot whose screen prefers 1280x800 (another
     monitor): the record must not be replayed; the daemon draws at the new size, writes a new
@@ -563,6 +613,7 @@ def main() -> int:
     if not options.device:
         run_late_display(c)
         run_cached_start(c, c_binary, records.get("VGA"))
+        run_prepared_in_guest(c)
     print(f"{c.passed} passed, {c.failed} failed")
     return 0 if c.failed == 0 else 1
 

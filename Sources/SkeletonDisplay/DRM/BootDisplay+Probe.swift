@@ -53,22 +53,20 @@ extension BootDisplay {
         defer { drmModeFreeResources(resources) }
         let res = resources.pointee
         var screens: BootScreen?
-        for i in 0..<Int(res.count_connectors) {
-            guard let connector = drmModeGetConnectorCurrent(fd, res.connectors[i]) else { continue }
-            defer { drmModeFreeConnector(connector) }
-            let c = connector.pointee
-            guard c.connection == DRM_MODE_CONNECTED, c.count_modes > 0 else { continue }
-            let name = DRMCalls.connectorName(type: c.connector_type, typeID: c.connector_type_id)
-            guard accepts(name), !DRMCalls.isNonDesktop(fd, connector: c.connector_id) else { continue }
-            guard let choice = OutputChoice(fd, connector: c, resources: res, wantedSize: wantedSize(name),
-                                            isUsed: { crtc in screens?.uses(crtc) ?? false }) else { continue }
-            let size = Size(width: Int(choice.mode.hdisplay), height: Int(choice.mode.vdisplay))
-            guard let writeFrame = frame(size) else {
-                DRMCalls.close(fd)
-                return .refused
+        var refused = false
+        OutputChoice.forEach(fd, resources: res, probing: false, accepts: accepts, wantedSize: wantedSize,
+                             isUsed: { crtc in screens?.uses(crtc) ?? false }, log: { _ in }) { c, _, choice in
+            guard let writeFrame = frame(Size(width: Int(choice.mode.hdisplay), height: Int(choice.mode.vdisplay))) else {
+                refused = true
+                return false
             }
             screens = BootScreen(connectorID: c.connector_id, crtcID: choice.crtc, mode: choice.mode,
                                  modeIsPreferred: choice.modeIsPreferred, next: screens, writeFrame: writeFrame)
+            return true
+        }
+        if refused {
+            DRMCalls.close(fd)
+            return .refused
         }
         guard let screens else {
             DRMCalls.close(fd)

@@ -57,26 +57,11 @@ public final class DRMDisplay: Display {
         let res = resources.pointee
         // First what to drive: connector, CRTC and mode of each output.
         var plans: [Plan] = []
-        for i in 0..<Int(res.count_connectors) {
-            guard let connector = drmModeGetConnector(fd, res.connectors[i]) else { continue }
-            defer { drmModeFreeConnector(connector) }
-            let c = connector.pointee
-            let name = DRMCalls.connectorName(type: c.connector_type, typeID: c.connector_type_id)
-            guard c.connection == DRM_MODE_CONNECTED, c.count_modes > 0 else { continue }
-            if let wanted = options.connectors, !wanted.contains(name) { continue }
-            if DRMCalls.isNonDesktop(fd, connector: c.connector_id) {
-                log("\(path), connector \(name): non-desktop (a headset); skipped")
-                continue
-            }
-            guard let choice = OutputChoice(fd, connector: c, resources: res, wantedSize: options.modes[name],
-                                            isUsed: { crtc in plans.contains { $0.crtc == crtc } }) else {
-                log("\(path), connector \(name): no free CRTC; skipped")
-                continue
-            }
-            if choice.wantedSizeMissing, let want = options.modes[name] {
-                log("\(path), connector \(name): no mode \(want); using its preferred mode")
-            }
+        OutputChoice.forEach(fd, resources: res, probing: true, accepts: { name in options.connectors?.contains(name) ?? true },
+                             wantedSize: { options.modes[$0] }, isUsed: { crtc in plans.contains { $0.crtc == crtc } },
+                             log: { log("\(path), \($0)") }) { c, name, choice in
             plans.append(Plan(connector: c.connector_id, crtc: choice.crtc, name: name, mode: choice.mode, modeIsPreferred: choice.modeIsPreferred))
+            return true
         }
         // Then the boot display's outputs: taken over where they match, put back where not.
         let adopted = plans.map { plan in adopting == nil ? nil : boot?.adopt(connectorID: plan.connector, crtcID: plan.crtc, mode: plan.mode) }
@@ -104,6 +89,31 @@ public final class DRMDisplay: Display {
         var name: String
         var mode: drmModeModeInfo
         var modeIsPreferred: Bool
+    }
+
+    /// The device `open` (at `path`) or `openFirst` (with no path) would open now and the size
+    /// of each output it would drive there; nil when there is none. Only asks: no mode is set.
+    public static func outputSizes(path: String?, options: Options) -> (path: String, sizes: [Size])? {
+        var found: (path: String, sizes: [Size])?
+        func ask(_ path: String) -> Bool {
+            guard let fd = try? DRMCalls.open(path) else { return true }
+            defer { DRMCalls.close(fd) }
+            guard DRMCalls.supportsDumbBuffers(fd), let resources = drmModeGetResources(fd) else { return true }
+            defer { drmModeFreeResources(resources) }
+            var crtcs: [UInt32] = []
+            var sizes: [Size] = []
+            OutputChoice.forEach(fd, resources: resources.pointee, probing: true, accepts: { options.connectors?.contains($0) ?? true },
+                                 wantedSize: { options.modes[$0] }, isUsed: { crtcs.contains($0) }, log: { _ in }) { _, _, choice in
+                crtcs.append(choice.crtc)
+                sizes.append(Size(width: Int(choice.mode.hdisplay), height: Int(choice.mode.vdisplay)))
+                return true
+            }
+            if sizes.isEmpty { return true }
+            found = (path, sizes)
+            return false
+        }
+        if let path { _ = ask(path) } else { DRMCalls.forEachCard(ask) }
+        return found
     }
 
     /// The first card with a connected output and dumb buffers, or nil when there is none (yet).

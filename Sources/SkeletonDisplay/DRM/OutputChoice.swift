@@ -43,6 +43,39 @@ struct OutputChoice {
         self.wantedSizeMissing = missing
     }
 
+    /// Walks a device's connectors as the daemon drives them: each connected one whose name
+    /// `accepts` takes, non-desktop ones skipped, with the CRTC and mode chosen for it (by
+    /// `wantedSize` of its name), until `body` returns false. `isUsed` says which CRTCs the
+    /// outputs `body` took are on. `probing`: the connectors are probed (an EDID read, tens of
+    /// milliseconds each) rather than taken as the kernel last probed them. `log` says why a
+    /// connector was skipped or not given the size asked for.
+    static func forEach(_ fd: Int32, resources res: drmModeRes, probing: Bool, accepts: (String) -> Bool,
+                        wantedSize: (String) -> Size?, isUsed: (UInt32) -> Bool, log: (String) -> Void,
+                        _ body: (drmModeConnector, String, OutputChoice) -> Bool) {
+        for i in 0..<Int(res.count_connectors) {
+            let fetched = probing ? drmModeGetConnector(fd, res.connectors[i]) : drmModeGetConnectorCurrent(fd, res.connectors[i])
+            guard let connector = fetched else { continue }
+            defer { drmModeFreeConnector(connector) }
+            let c = connector.pointee
+            guard c.connection == DRM_MODE_CONNECTED, c.count_modes > 0 else { continue }
+            let name = DRMCalls.connectorName(type: c.connector_type, typeID: c.connector_type_id)
+            guard accepts(name) else { continue }
+            if DRMCalls.isNonDesktop(fd, connector: c.connector_id) {
+                log("connector \(name): non-desktop (a headset); skipped")
+                continue
+            }
+            let wanted = wantedSize(name)
+            guard let choice = OutputChoice(fd, connector: c, resources: res, wantedSize: wanted, isUsed: isUsed) else {
+                log("connector \(name): no free CRTC; skipped")
+                continue
+            }
+            if choice.wantedSizeMissing, let wanted {
+                log("connector \(name): no mode \(wanted); using its preferred mode")
+            }
+            guard body(c, name, choice) else { return }
+        }
+    }
+
     private static func pickCrtc(_ fd: Int32, connector c: drmModeConnector, resources res: drmModeRes, isUsed: (UInt32) -> Bool) -> UInt32? {
         if c.encoder_id != 0, let encoder = drmModeGetEncoder(fd, c.encoder_id) {
             defer { drmModeFreeEncoder(encoder) }

@@ -354,6 +354,24 @@ def run_cached_start(c: Checker, c_binary: Path, record: tuple[str, bytes] | Non
     return figures
 
 
+def check_1280x800_start(c: Checker, label: str, r: dict, out: Path, layouts: Path) -> None:
+    """A CACHED_GUEST boot at 1280x800: the screen equals the render at that size, SIGTERM puts
+    the console back, and the daemon logged no error."""
+    shots = {k: png.read(v) for k, v in r["screenshots"].items()}
+    if "cached" in shots:
+        expected = host_render(layouts / "solid.json", (1280, 800), out / "expected.png")
+        d = png.compare(shots["cached"], expected, diff_path=out / "diff.png")
+        print(f"  screen vs render 1280x800: {d}")
+        c.check(f"{label}: the screen equals the render at 1280x800", d.ok, str(d))
+    if "console" in shots and "after-term" in shots:
+        d = png.compare(shots["after-term"], shots["console"], diff_path=out / "diff-after-term.png")
+        c.check(f"{label}: SIGTERM puts the console back", d.ok, str(d))
+    else:
+        c.check(f"{label}: screenshots taken", False, f"got {sorted(shots)}")
+    errors = [l for l in r["serial_log"].splitlines() if l.startswith("<3>")]
+    c.check(f"{label}: no error in the daemon's log", not errors, "; ".join(errors[:3]))
+
+
 def run_prepared_in_guest(c: Checker) -> None:
     """`skeletond cache --size auto` on the machine itself (as `make install` runs it), with the
     command line the daemon will start with: the outputs' sizes are read from the kernel, and the
@@ -388,18 +406,7 @@ while read -r line; do echo "@@CACHE_OUT $line"; done < /tmp/cache.out
             "@@CACHE_EXIT 0" in log and len(written) == 2 and written[0].endswith("-1280x800.frame") and written[1].endswith(".boot"),
             f"printed {written}")
     c.check(f"{label}: the first frame came from the boot plan", "from the boot plan)" in log)
-    shots = {k: png.read(v) for k, v in r["screenshots"].items()}
-    if "cached" in shots:
-        d = png.compare(shots["cached"], host_render(layouts / "solid.json", (1280, 800), out / "expected.png"), diff_path=out / "diff.png")
-        print(f"  screen vs render 1280x800: {d}")
-        c.check(f"{label}: the screen equals the render", d.ok, str(d))
-    if "console" in shots and "after-term" in shots:
-        d = png.compare(shots["after-term"], shots["console"], diff_path=out / "diff-after-term.png")
-        c.check(f"{label}: SIGTERM puts the console back", d.ok, str(d))
-    else:
-        c.check(f"{label}: screenshots taken", False, f"got {sorted(shots)}")
-    errors = [l for l in log.splitlines() if l.startswith("<3>")]
-    c.check(f"{label}: no error in the daemon's log", not errors, "; ".join(errors[:3]))
+    check_1280x800_start(c, label, r, out, layouts)
 
 
 def run_changed_monitor(c: Checker, files: dict, record: tuple[str, bytes] | None, layouts: Path) -> dict:
@@ -427,19 +434,7 @@ def run_changed_monitor(c: Checker, files: dict, record: tuple[str, bytes] | Non
     written = boot_record(log)
     c.check(f"{label}: a new record replaced it", written is not None and written[1] != record[1]
             and len(re.findall(r"@@BOOT_RECORD ", log)) == 1)
-    shots = {k: png.read(v) for k, v in r["screenshots"].items()}
-    if "cached" in shots:
-        expected = host_render(layouts / "solid.json", (1280, 800), out / "expected.png")
-        d = png.compare(shots["cached"], expected, diff_path=out / "diff.png")
-        print(f"  screen vs render 1280x800: {d}")
-        c.check(f"{label}: the screen equals the render at the new size", d.ok, str(d))
-    if "console" in shots and "after-term" in shots:
-        d = png.compare(shots["after-term"], shots["console"], diff_path=out / "diff-after-term.png")
-        c.check(f"{label}: SIGTERM puts the console back", d.ok, str(d))
-    else:
-        c.check(f"{label}: screenshots taken", False, f"got {sorted(shots)}")
-    errors = [l for l in log.splitlines() if l.startswith("<3>")]
-    c.check(f"{label}: no error in the daemon's log", not errors, "; ".join(errors[:3]))
+    check_1280x800_start(c, label, r, out, layouts)
     return start_up_figures(log)
 
 

@@ -199,13 +199,12 @@ shot late
 """
 
 
-def run_late_display(c: Checker) -> None:
-    """Issue 4: no card at start (the driver loads late); the socket answers meanwhile and a
-    command sent then takes effect when the display appears."""
-    out = OUT / "late-display"
-    out.mkdir(parents=True, exist_ok=True)
+def case_files(name: str) -> tuple[Path, Path, dict]:
+    """A boot's work directory, its layouts directory (the solid layout) and the guest's files:
+    both static tools, that layout and empty settings."""
+    out = OUT / name
     layouts = out / "layouts"
-    layouts.mkdir(exist_ok=True)
+    layouts.mkdir(parents=True, exist_ok=True)
     (layouts / "solid.json").write_text(json.dumps(SOLID))
     files = {
         "/bin/skeletond": (STATIC / "skeletond", 0o755),
@@ -213,6 +212,13 @@ def run_late_display(c: Checker) -> None:
         "/layouts/solid.json": layouts / "solid.json",
         "/etc/skeletond.json": b"{}",
     }
+    return out, layouts, files
+
+
+def run_late_display(c: Checker) -> None:
+    """Issue 4: no card at start (the driver loads late); the socket answers meanwhile and a
+    command sent then takes effect when the display appears."""
+    out, layouts, files = case_files("late-display")
     print("== late display: bochs loaded only after skeletond started")
     r = qemu_harness.run(device="VGA", extra_device_args="xres=1024,yres=768", guest_files=files,
                          guest_script=LATE_GUEST.replace("@TINT@", TINT), out_dir=out, name="late-display",
@@ -377,18 +383,8 @@ def run_prepared_in_guest(c: Checker) -> None:
     command line the daemon will start with: the outputs' sizes are read from the kernel, and the
     next start shows the frame from the boot plan before it reads its settings."""
     label = "prepared in the guest"
-    out = OUT / "prepared-in-guest"
-    out.mkdir(parents=True, exist_ok=True)
-    layouts = out / "layouts"
-    layouts.mkdir(exist_ok=True)
-    (layouts / "solid.json").write_text(json.dumps(SOLID))
-    files = {
-        "/bin/skeletond": (STATIC / "skeletond", 0o755),
-        "/bin/skeletonctl": (STATIC / "skeletonctl", 0o755),
-        "/bin/minimal-modeset": (build_c_program(), 0o755),
-        "/layouts/solid.json": layouts / "solid.json",
-        "/etc/skeletond.json": b"{}",
-    }
+    out, layouts, files = case_files("prepared-in-guest")
+    files["/bin/minimal-modeset"] = (build_c_program(), 0o755)
     prepare = ("/bin/skeletond cache --config /etc/skeletond.json --layouts /layouts --layout solid --size auto "
                "--frame-cache /var/cache/skeletond -- " + " ".join(run_arguments()) + r""" > /tmp/cache.out 2>&1
 echo "@@CACHE_EXIT $?"

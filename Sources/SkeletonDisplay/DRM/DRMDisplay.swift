@@ -58,19 +58,19 @@ public final class DRMDisplay: Display {
         // First what to drive: connector, CRTC and mode of each output.
         var plans: [Plan] = []
         OutputChoice.forEach(fd, resources: res, probing: true, accepts: { name in options.connectors?.contains(name) ?? true },
-                             wantedSize: { options.modes[$0] }, isUsed: { crtc in plans.contains { $0.crtc == crtc } },
+                             wantedSize: { options.modes[$0] }, isUsed: { crtc in plans.contains { $0.choice.crtc == crtc } },
                              log: { log("\(path), \($0)") }) { c, name, choice in
-            plans.append(Plan(connector: c.connector_id, crtc: choice.crtc, name: name, mode: choice.mode, modeIsPreferred: choice.modeIsPreferred))
+            plans.append(Plan(connector: c.connector_id, name: name, choice: choice))
             return true
         }
         // Then the boot display's outputs: taken over where they match, put back where not.
-        let adopted = plans.map { plan in adopting == nil ? nil : boot?.adopt(connectorID: plan.connector, crtcID: plan.crtc, mode: plan.mode) }
+        let adopted = plans.map { plan in adopting == nil ? nil : boot?.adopt(connectorID: plan.connector, crtcID: plan.choice.crtc, mode: plan.choice.mode) }
         if adopting != nil { boot?.release(closing: false) }
         var outputs: [DRMOutput] = []
         for (plan, adoption) in zip(plans, adopted) {
             do {
-                outputs.append(try DRMOutput(device: path, fd: fd, connectorID: plan.connector, crtcID: plan.crtc, name: plan.name,
-                                             mode: plan.mode, modeIsPreferred: plan.modeIsPreferred, adopting: adoption))
+                outputs.append(try DRMOutput(device: path, fd: fd, connectorID: plan.connector, crtcID: plan.choice.crtc, name: plan.name,
+                                             mode: plan.choice.mode, modeIsPreferred: plan.choice.modeIsPreferred, adopting: adoption))
             } catch {
                 log("\(error); connector skipped")
             }
@@ -85,10 +85,8 @@ public final class DRMDisplay: Display {
     /// An output `open` will drive.
     private struct Plan {
         var connector: UInt32
-        var crtc: UInt32
         var name: String
-        var mode: drmModeModeInfo
-        var modeIsPreferred: Bool
+        var choice: OutputChoice
     }
 
     /// The device `open` (at `path`) or `openFirst` (with no path) would open now and the size

@@ -45,7 +45,7 @@ bench: release
 install: release
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/skeletond/layouts $(DESTDIR)/var/cache/skeletond
 	install -m 755 $(RELEASE)/skeletond $(RELEASE)/skeletonctl $(DESTDIR)$(BINDIR)/
-	for unit in skeletond.service skeletond.socket skeletond-hide.service; do \
+	for unit in skeletond.service skeletond.socket skeletond-hide.service skeletond-cache.path skeletond-cache.service; do \
 		sed 's|@BINDIR@|$(BINDIR)|g' systemd/$$unit > $(DESTDIR)$(UNITDIR)/$$unit; \
 		chmod 644 $(DESTDIR)$(UNITDIR)/$$unit; \
 	done

@@ -379,18 +379,26 @@ def check_1280x800_start(c: Checker, label: str, r: dict, out: Path, layouts: Pa
 
 
 def run_prepared_in_guest(c: Checker) -> None:
-    """`skeletond cache --size auto` on the machine itself (as `make install` runs it), with the
-    command line the daemon will start with: the outputs' sizes are read from the kernel, and the
-    next start shows the frame from the boot plan before it reads its settings."""
+    """`skeletond cache --size auto` on the machine itself (as `make install` and
+    skeletond-cache.service run it), with the command line the daemon will start with, while
+    another program holds the display (DRM master, its own mode and picture): the outputs' sizes
+    are read from the kernel all the same, and the next start shows the frame from the boot plan
+    before it reads its settings."""
     label = "prepared in the guest"
     out, layouts, files = case_files("prepared-in-guest")
     files["/bin/minimal-modeset"] = (build_c_program(), 0o755)
-    prepare = ("/bin/skeletond cache --config /etc/skeletond.json --layouts /layouts --layout solid --size auto "
+    prepare = (r"""spawn /tmp/holder.log /bin/minimal-modeset --color 0x202020
+holder=$SPAWNED_PID
+wait_for_line /tmp/holder.log '^@@FIRST_FRAME_US' 30 || fail "the program holding the display drew nothing"
+/bin/skeletond cache --config /etc/skeletond.json --layouts /layouts --layout solid --size auto """
                "--frame-cache /var/cache/skeletond -- " + " ".join(run_arguments()) + r""" > /tmp/cache.out 2>&1
 echo "@@CACHE_EXIT $?"
 while read -r line; do echo "@@CACHE_OUT $line"; done < /tmp/cache.out
+kill -0 "$holder" && echo "@@HOLDER_RAN_THROUGH"
+kill -TERM "$holder"; wait "$holder"
 """)
-    print("== prepared in the guest: -device VGA,xres=1280,yres=800, `skeletond cache --size auto` before the start")
+    print("== prepared in the guest: -device VGA,xres=1280,yres=800, `skeletond cache --size auto` before the start, "
+          "while another program holds the display")
     r = qemu_harness.run(device="VGA", extra_device_args="xres=1280,yres=800", guest_files=files,
                          guest_script=CACHED_GUEST.replace("shot console\n", "shot console\n" + prepare, 1),
                          out_dir=out, name="prepared-in-guest", timeout=240, append="vt.global_cursor_default=0")
@@ -401,6 +409,7 @@ while read -r line; do echo "@@CACHE_OUT $line"; done < /tmp/cache.out
     c.check(f"{label}: `skeletond cache --size auto` wrote the entry of the screen's size and a boot plan",
             "@@CACHE_EXIT 0" in log and len(written) == 2 and written[0].endswith("-1280x800.frame") and written[1].endswith(".boot"),
             f"printed {written}")
+    c.check(f"{label}: the program holding the display kept it while `skeletond cache` ran", "@@HOLDER_RAN_THROUGH" in log)
     c.check(f"{label}: the first frame came from the boot plan", "from the boot plan)" in log)
     check_1280x800_start(c, label, r, out, layouts)
 

@@ -4,6 +4,9 @@
 #
 #   Tests/systemd/verify_units.sh [BINDIR]
 #
+# It also checks that skeletond-cache.service prepares the command line skeletond.service runs,
+# and that skeletond-cache.path watches what that preparation depends on.
+#
 # BINDIR holds the skeletond and skeletonctl executables that ExecStart= names (verify checks
 # that they exist): $1, else $SKELETOND_BINDIR, else .build/debug of the repository.
 # A unit fails when verify exits non-zero or prints anything about it. Ends with "N passed, M failed".
@@ -11,22 +14,22 @@ set -uo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bindir=${1:-${SKELETOND_BINDIR:-$root/.build/debug}}
-units=(skeletond.service skeletond.socket skeletond-hide.service)
+units=(skeletond.service skeletond.socket skeletond-hide.service skeletond-cache.path skeletond-cache.service)
 
 if ! command -v systemd-analyze >/dev/null; then
     echo "systemd-analyze is not installed (Debian: apt-get install systemd)" >&2
-    echo "0 passed, $((${#units[@]} + 1)) failed"
+    echo "0 passed, $((${#units[@]} + 3)) failed"
     exit 1
 fi
-bindir=$(cd "$bindir" 2>/dev/null && pwd) || { echo "no such directory: ${1:-${SKELETOND_BINDIR:-$root/.build/debug}}" >&2; echo "0 passed, $((${#units[@]} + 1)) failed"; exit 1; }
+bindir=$(cd "$bindir" 2>/dev/null && pwd) || { echo "no such directory: ${1:-${SKELETOND_BINDIR:-$root/.build/debug}}" >&2; echo "0 passed, $((${#units[@]} + 3)) failed"; exit 1; }
 for exe in skeletond skeletonctl; do
     if [ ! -x "$bindir/$exe" ]; then
         echo "$bindir/$exe is missing: build first (swift build) or pass the directory holding it" >&2
-        echo "0 passed, $((${#units[@]} + 1)) failed"
+        echo "0 passed, $((${#units[@]} + 3)) failed"
         exit 1
     fi
 done
-case $bindir in *[[:space:]]*) echo "BINDIR must not contain white space: $bindir" >&2; echo "0 passed, $((${#units[@]} + 1)) failed"; exit 1 ;; esac
+case $bindir in *[[:space:]]*) echo "BINDIR must not contain white space: $bindir" >&2; echo "0 passed, $((${#units[@]} + 3)) failed"; exit 1 ;; esac
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -79,6 +82,27 @@ if [ ${#missing[@]} -eq 0 ]; then
     passed=$((passed + 1))
 else
     echo "FAIL skeletond.service lacks: ${missing[*]}"
+    failed=$((failed + 1))
+fi
+
+# The boot plan skeletond-cache.service writes is found at boot only under the name of the
+# command line skeletond.service runs: the words after `--` must be that ExecStart's arguments.
+daemon_arguments=$(sed -n "s|^ExecStart=$bindir/skeletond ||p" "$work/skeletond.service")
+plan_arguments=$(sed -n "s|^ExecStart=$bindir/skeletond cache .* -- ||p" "$work/skeletond-cache.service")
+if [ -n "$daemon_arguments" ] && [ "$daemon_arguments" = "$plan_arguments" ]; then
+    echo "ok   skeletond-cache.service prepares the command line skeletond.service runs ($daemon_arguments)"
+    passed=$((passed + 1))
+else
+    echo "FAIL skeletond-cache.service prepares \"$plan_arguments\", skeletond.service runs \"$daemon_arguments\""
+    failed=$((failed + 1))
+fi
+# And it watches what the plan depends on: the settings, the layouts and the executable.
+watched=$(sed -n 's|^PathChanged=||p' "$work/skeletond-cache.path" | paste -sd ' ')
+if [ "$watched" = "/etc/skeletond /etc/skeletond/layouts $bindir/skeletond" ]; then
+    echo "ok   skeletond-cache.path watches $watched"
+    passed=$((passed + 1))
+else
+    echo "FAIL skeletond-cache.path watches: $watched"
     failed=$((failed + 1))
 fi
 

@@ -98,7 +98,7 @@ else
 fi
 # And it watches what the plan depends on: the settings, the layouts and the executable.
 watched=$(sed -n 's|^PathChanged=||p' "$work/skeletond-cache.path" | paste -sd ' ')
-if [ "$watched" = "/etc/skeletond /etc/skeletond/layouts $bindir/skeletond" ]; then
+if [ "$watched" = "/etc/skeletond/skeletond.json /etc/skeletond/layouts $bindir/skeletond" ]; then
     echo "ok   skeletond-cache.path watches $watched"
     passed=$((passed + 1))
 else

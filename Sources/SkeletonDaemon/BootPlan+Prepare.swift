@@ -39,7 +39,7 @@ extension BootPlan {
         guard let source = LayoutStore(directory: settings.layoutsDirectory).source(of: start) else {
             return .failure(DaemonError("start layout \"\(start)\": cannot read it"))
         }
-        let plan = BootPlan(hiddenMarkerPath: target.hiddenMarkerPath,
+        let plan = BootPlan(hiddenMarkerPath: target.hiddenMark.path,
                             layoutPath: LayoutStore(directory: target.layoutsDirectory).filePath(of: start),
                             layoutHash: BootRecord.layoutHash(source.text), devicePath: target.device, outputs: target.outputs,
                             modes: target.modes,

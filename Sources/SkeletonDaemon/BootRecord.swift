@@ -155,7 +155,7 @@ public struct BootRecord: Equatable, Sendable {
     /// layout's path and hash): whether the skeleton is not hidden and the layout file is as
     /// it was.
     static func startIsCurrent(_ reader: inout BootRecordReader) -> Bool {
-        guard let marker = reader.string(), !SystemCalls.fileExists(marker),
+        guard let marker = reader.string(), HiddenMark(path: marker).state != .set,
               let layoutPath = reader.string(), let layoutHash = reader.uint64() else { return false }
         return layoutPath.isEmpty || SystemCalls.withFileBytes(layoutPath, limit: 1 << 24, { FNV1a.hash($0) }) == layoutHash
     }

@@ -1,12 +1,15 @@
 import SkeletonLayout
 import SkeletonProtocol
 
-/// One control connection: its line framer, and its replies in request order. A reply that
-/// waits for a transition holds back the ones after it.
+/// One control connection: the lines it sent and not yet run, and its replies in request
+/// order. A reply that waits for a transition holds back the ones after it.
 final class ClientConnection {
     let fd: Int32
     let number: Int
     var framer = LineFramer(limit: ClientConnection.lineLimit)
+    /// Lines read but not run yet: a client is read again only once they are done.
+    private var inbox: [LineFramer.Event] = []
+    private var inboxStart = 0
     private(set) var outgoing: [UInt8] = []
     private var outgoingOffset = 0
     private var slots: [Slot] = []
@@ -14,10 +17,20 @@ final class ClientConnection {
     private var firstSlotNumber = 0
     /// Set once the daemon decided to close it (after its last reply is written).
     var closeAfterFlush = false
+    /// Set when it was dropped, for replies that were still owed to it.
+    var isClosed = false
 
     static let lineLimit = 64 * 1024
-    /// Unread reply bytes past which a client that does not read is disconnected.
-    static let unreadLimit = 256 * 1024
+    /// Bytes read from one client per loop turn, so that one busy client cannot hold up others.
+    static let readChunk = 16 * 1024
+    /// Lines run for one client per loop turn.
+    static let linesPerTurn = 32
+    /// Unread reply bytes at which no more of its lines are run (and it is not read) until the
+    /// client reads: a client that sends and never reads stalls itself, not the daemon.
+    static let outputHighWater = 64 * 1024
+    /// Unread reply bytes past which a client is disconnected: reached only by a single reply
+    /// larger than this on top of the high-water mark.
+    static let unreadLimit = 4 * 1024 * 1024
 
     enum Slot {
         case ready([UInt8])
@@ -28,6 +41,32 @@ final class ClientConnection {
         self.fd = fd
         self.number = number
     }
+
+    /// Takes bytes read from the socket; their complete lines wait in the inbox.
+    func received(_ bytes: ArraySlice<UInt8>) {
+        inbox += framer.append(bytes)
+    }
+
+    var hasQueuedLines: Bool { inboxStart < inbox.count }
+
+    /// True while its replies are read fast enough to run more of its lines.
+    var isBelowHighWater: Bool { unreadBytes < Self.outputHighWater }
+
+    /// The next line to run, when it may run now.
+    func nextLine() -> LineFramer.Event? {
+        guard hasQueuedLines, isBelowHighWater else { return nil }
+        defer {
+            inboxStart += 1
+            if inboxStart == inbox.count {
+                inbox.removeAll(keepingCapacity: true)
+                inboxStart = 0
+            }
+        }
+        return inbox[inboxStart]
+    }
+
+    /// Read it again: its lines are done, its replies are being read, and it has not closed.
+    var wantsInput: Bool { !closeAfterFlush && !hasQueuedLines && isBelowHighWater }
 
     /// Queues a reply now.
     func reply(_ reply: Reply) {
@@ -61,6 +100,8 @@ final class ClientConnection {
     var hasPendingOutput: Bool { outgoingOffset < outgoing.count }
     var unreadBytes: Int { outgoing.count - outgoingOffset }
     var hasWaitingReplies: Bool { !slots.isEmpty }
+    /// Nothing more will be written to it or run for it.
+    var isDone: Bool { closeAfterFlush && !hasPendingOutput && !hasWaitingReplies && !hasQueuedLines }
 
     /// Writes what the socket takes without blocking. False when the peer is gone.
     func writePending() -> Bool {
@@ -77,7 +118,7 @@ final class ClientConnection {
             outgoingOffset += n
         }
         if outgoingOffset == outgoing.count {
-            outgoing.removeAll(keepingCapacity: true)
+            outgoing.removeAll(keepingCapacity: outgoing.capacity <= Self.outputHighWater * 2)
             outgoingOffset = 0
         } else if outgoingOffset > 65536 {
             outgoing.removeFirst(outgoingOffset)

@@ -99,10 +99,10 @@ public enum ControlBenchmark {
             for i in sockets.indices { if let d = due[i], d <= now { send(i) } }
             let nextDue = due.compactMap { $0 }.min()
             let timeout = nextDue.map { Int32(max(0, ($0 - SystemCalls.monotonicSeconds()) * 1000)) } ?? 5000
-            var fds = sockets.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            let ready = (try? SystemCalls.poll(&fds, timeoutMilliseconds: timeout)) ?? 0
-            if ready == 0 && nextDue == nil { break }
-            for (i, entry) in fds.enumerated() where entry.revents != 0 {
+            let ready = SystemCalls.pollReady(sockets.map { Watch(descriptor: $0, events: .readable) }, timeoutMilliseconds: timeout)
+            if ready.isEmpty && nextDue == nil { break }
+            for entry in ready {
+                guard let i = sockets.firstIndex(of: entry.descriptor) else { continue }
                 let n = chunk.withUnsafeMutableBytes { read(sockets[i], $0.baseAddress, $0.count) }
                 guard n > 0 else { inFlight[i] = false; continue }
                 buffers[i] += chunk[0..<n]

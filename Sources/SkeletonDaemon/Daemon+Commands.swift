@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import SkeletonDisplay
 import SkeletonLayout
 import SkeletonProtocol
@@ -31,23 +28,21 @@ extension Daemon {
             _ = client.writePending()
             running = false
         case .show(let show):
-            var look: SkeletonLook
-            switch lookFor(layout: show.layout, overrides: show.overrides) {
+            let look: SkeletonLook
+            switch lookFor(layout: show.layout, overrides: show.overrides, reset: show.reset) {
             case .success(let l): look = l
             case .failure(let e): client.reply(.error(id: id, e)); return
             }
-            look.overrides = overridesInForce.merged(with: show.overrides)
-            let outcome = session.show(look, delay: show.delay,
-                                       transition: show.transition ?? look.presentation.transition, now: now)
+            let outcome = session.show(look, delay: show.delay, transition: show.transition ?? look.presentation.transition, now: now)
             overridesInForce = look.overrides
             needsDraw = true
-            if outcome != .pending { reacquireDisplay() }
+            if outcome != .pending { host.reacquire() }
             if outcome == .shown { didAppear() }
             logger.info("show \(look.layoutName): \(outcome.rawValue)")
             var fields: [String: JSONValue] = ["state": .string(session.state.rawValue), "layout": .string(look.layoutName)]
             fields[outcome == .updated ? "updated" : outcome.rawValue] = true
             if show.wait && outcome != .updated {
-                waiters.append(Waiter(client: client.fd, ticket: client.reserve(), id: id, until: .showing, afterFrame: framesDrawn))
+                waiters.append(Waiter(client: client, ticket: client.reserve(), id: id, until: .showing, afterFrame: pacer.framesDrawn))
                 resolveWaiters()
             } else {
                 client.reply(.ok(id: id, fields))
@@ -57,15 +52,14 @@ extension Daemon {
                 client.reply(.error(id: id, ProtocolError(.notShowing, "update while nothing is shown: use show first")))
                 return
             }
-            var look: SkeletonLook
-            switch lookFor(layout: update.layout, overrides: update.overrides) {
+            let look: SkeletonLook
+            switch lookFor(layout: update.layout, overrides: update.overrides, reset: update.reset) {
             case .success(let l): look = l
             case .failure(let e): client.reply(.error(id: id, e)); return
             }
-            look.overrides = overridesInForce.merged(with: update.overrides)
-            session.update(look, now: now)
+            session.update(look, transition: update.transition ?? look.presentation.transition, now: now)
             overridesInForce = look.overrides
-            if session.state == .showing || session.state == .hiding { reacquireDisplay() }
+            if session.state == .showing || session.state == .hiding { host.reacquire() }
             needsDraw = true
             if debugTree { logger.info("SKELETON_DEBUG tree: \(treeJSON(look).jsonText)") }
             client.reply(.ok(id: id, ["updated": true, "state": .string(session.state.rawValue), "layout": .string(look.layoutName)]))
@@ -77,62 +71,66 @@ extension Daemon {
             switch outcome {
             case .retained:
                 markHidden(true)
-                releaseDisplay(retainingPicture: true)
+                host.release(retainingPicture: true)
             case .hiding:
-                for c in compositors { c.clearBeneath() }
+                host.fadeToConsole()
             case .cancelled:
                 markHidden(true)
             case .hidden:
                 handle(.disappeared(retained: false))
-            default:
+            case .alreadyHidden:
                 break
             }
             if hide.wait && outcome == .hiding {
-                waiters.append(Waiter(client: client.fd, ticket: client.reserve(), id: id, until: .idle, afterFrame: framesDrawn))
+                waiters.append(Waiter(client: client, ticket: client.reserve(), id: id, until: .idle, afterFrame: pacer.framesDrawn))
             } else {
                 client.reply(.ok(id: id, ["state": .string(session.state.rawValue), outcome.rawValue: true]))
             }
         }
     }
 
-    /// The look a show or update asks for: a named layout, or the one in force.
-    func lookFor(layout: String?, overrides: PresentationOverrides) -> Result<SkeletonLook, ProtocolError> {
+    /// The look a show or update asks for: a named layout, or the one in force, with the
+    /// command's overrides on top of those in force (or, with `reset`, on the layout's own look).
+    /// The one place overrides are combined.
+    func lookFor(layout: String?, overrides: PresentationOverrides, reset: Bool) -> Result<SkeletonLook, ProtocolError> {
+        var look: SkeletonLook
         if let name = layout {
             switch store.load(name) {
-            case .success(let l): return .success(SkeletonLook(layoutName: l.name, layout: l.layout))
+            case .success(let l): look = SkeletonLook(layoutName: l.name, layout: l.layout)
             case .failure(let e): return .failure(e)
             }
+        } else if let current = session.lookInForce {
+            look = current
+        } else {
+            switch store.load(settings.startLayout ?? "default") {
+            case .success(let l): look = SkeletonLook(layoutName: l.name, layout: l.layout)
+            case .failure: look = SkeletonLook(layoutName: LayoutStore.builtin.name, layout: LayoutStore.builtin.layout)
+            }
         }
-        if let current = session.lookInForce { return .success(current) }
-        let fallback = settings.startLayout ?? "default"
-        switch store.load(fallback) {
-        case .success(let l): return .success(SkeletonLook(layoutName: l.name, layout: l.layout))
-        case .failure:
-            return .success(SkeletonLook(layoutName: LayoutStore.builtin.name, layout: LayoutStore.builtin.layout))
-        }
+        look.overrides = reset ? overrides : overridesInForce.merged(with: overrides)
+        return .success(look)
     }
 
     func resolveWaiters() {
         guard !waiters.isEmpty else { return }
         let transitioning = session.isTransitioning
         var remaining: [Waiter] = []
-        for w in waiters {
-            guard let client = clients[w.client] else { continue }
+        for w in waiters where !w.client.isClosed {
             var reached = session.state == w.until && !transitioning
-            var unshowable = false
-            if reached && w.until == .showing, let display {
+            var problem: String?
+            if reached && w.until == .showing && host.display != nil {
                 // A display that cannot show it (handed over, master lost) answers at once.
-                unshowable = displayReleased || display.problem != nil
-                reached = unshowable || (framesDrawn > w.afterFrame && !needsDraw && display.outputs.allSatisfy(\.canPresent))
+                problem = host.unshowableReason
+                reached = problem != nil || (pacer.framesDrawn > w.afterFrame && !needsDraw && host.allOutputsCanPresent)
             }
             let superseded = (w.until == .showing && (session.state == .idle || session.state == .hiding))
                 || (w.until == .idle && session.state == .showing)
             if reached || superseded {
                 var fields: [String: JSONValue] = ["state": .string(session.state.rawValue)]
-                fields[w.until == .showing ? "shown" : "hidden"] = .bool(reached && !unshowable)
-                if unshowable, let problem = display?.problem { fields["problem"] = .string(problem) }
-                client.fulfil(w.ticket, with: .ok(id: w.id, fields))
-                flush(client)
+                fields[w.until == .showing ? "shown" : "hidden"] = .bool(reached && problem == nil)
+                if let problem { fields["problem"] = .string(problem) }
+                w.client.fulfil(w.ticket, with: .ok(id: w.id, fields))
+                server?.flush(w.client)
             } else {
                 remaining.append(w)
             }
@@ -149,6 +147,8 @@ extension Daemon {
             var updated = s
             updated.socketPath = settings.socketPath
             settings = updated
+            host.settings = updated
+            pacer.maxFPS = updated.maxFPS
             logger.level = s.logLevel
         case .failure(let e):
             problems += e.lines
@@ -158,7 +158,7 @@ extension Daemon {
            case .success(let fresh) = store.load(look.layoutName), fresh.layout != look.layout {
             var updatedLook = look
             updatedLook.layout = fresh.layout
-            session.update(updatedLook, now: clock.now)
+            session.update(updatedLook, transition: updatedLook.presentation.transition, now: clock.now)
             needsDraw = true
         }
         for p in problems { logger.error("reload: \(p)") }

@@ -27,9 +27,9 @@ public struct RunFlags: Sendable, Equatable {
     public var configPath: String { config ?? Settings.defaultPath }
 
     /// The settings file with these flags on top (applied again on every reload).
-    public var settingsSource: Daemon.SettingsSource {
+    public var settingsSource: SettingsSource {
         let flags = self
-        return Daemon.SettingsSource(path: configPath, pathIsDefault: config == nil) { flags.apply(to: &$0) }
+        return SettingsSource(path: configPath, pathIsDefault: config == nil) { flags.apply(to: &$0) }
     }
 
     /// What ArgumentParser's validation reports for these values, if anything.

@@ -18,10 +18,9 @@ public final class Session {
 
     private var pending: (look: SkeletonLook, transition: TransitionSpec, due: Double)?
     private var fade: Fade?
-    private var crossfade: (previous: SkeletonLook, start: Double)?
+    private var crossfade: (previous: SkeletonLook, start: Double, duration: Double)?
     private var animationOrigin = 0.0
 
-    public static let crossfadeDuration = 0.25
     private static let ease = TimingCurve(.easeInOut)
 
     struct Fade {
@@ -41,19 +40,24 @@ public final class Session {
 
     public enum ShowOutcome: String, Sendable { case shown, pending, updated }
     public enum HideOutcome: String, Sendable { case hiding, hidden, retained, cancelled, alreadyHidden }
-    public enum Event: Sendable, Equatable { case appeared, disappeared(retained: Bool) }
+    public enum Event: Sendable, Equatable {
+        case appeared
+        case disappeared(retained: Bool)
+        /// A show's fade-in or a dissolve between looks has ended: its last frame is due.
+        case settled
+    }
 
     public init() {}
 
     /// Shows `look` after `delay` seconds with `transition`. A show during a delay replaces the
-    /// pending one; a show while shown is an update.
+    /// pending one; a show while shown is an update that dissolves with `transition`.
     public func show(_ look: SkeletonLook, delay: Double, transition: TransitionSpec, now: Double) -> ShowOutcome {
         switch state {
         case .showing:
-            update(look, now: now)
+            update(look, transition: transition, now: now)
             return .updated
         case .hiding:
-            update(look, now: now)
+            update(look, transition: transition, now: now)
             fade = Fade(from: opacity(at: now), to: 1, start: now, duration: transition.duration)
             state = .showing
             return .shown
@@ -69,9 +73,10 @@ public final class Session {
         }
     }
 
-    /// Changes the presentation or layout live; an error while nothing is shown.
+    /// Changes the presentation or layout live, dissolving with `transition` when the change
+    /// redraws everything (`SkeletonLook.needsCrossfade`); false while nothing is shown.
     @discardableResult
-    public func update(_ newLook: SkeletonLook, now: Double) -> Bool {
+    public func update(_ newLook: SkeletonLook, transition: TransitionSpec, now: Double) -> Bool {
         switch state {
         case .idle:
             return false
@@ -81,7 +86,7 @@ public final class Session {
         case .showing, .hiding:
             if let old = look, newLook.needsCrossfade(from: old) {
                 // Dissolve from what is on screen now, even if a dissolve was already running.
-                crossfade = (old, now)
+                crossfade = transition.duration > 0 ? (old, now, transition.duration) : nil
             }
             look = newLook
             return true
@@ -122,14 +127,22 @@ public final class Session {
             appear(p.look, transition: p.transition, at: p.due)
             events.append(.appeared)
         }
-        if let c = crossfade, now >= c.start + Session.crossfadeDuration { crossfade = nil }
+        var settled = false
+        if let c = crossfade, now >= c.start + c.duration {
+            crossfade = nil
+            settled = true
+        }
         if let f = fade, f.isDone(at: now) {
             fade = nil
             if state == .hiding {
                 disappear()
                 events.append(.disappeared(retained: false))
+                settled = false
+            } else {
+                settled = true
             }
         }
+        if settled { events.append(.settled) }
         return events
     }
 
@@ -139,7 +152,7 @@ public final class Session {
         var frame = SessionFrame(look: look, previous: nil, crossfade: 1, opacity: opacity(at: now),
                                  animationTime: now - animationOrigin)
         if let c = crossfade {
-            let p = min(1, max(0, (now - c.start) / Session.crossfadeDuration))
+            let p = min(1, max(0, (now - c.start) / c.duration))
             if p < 1 {
                 frame.previous = c.previous
                 frame.crossfade = Session.ease(p)

@@ -36,12 +36,8 @@ public struct Settings: Sendable, Equatable {
     public static let defaultPath = "/etc/skeletond/skeletond.json"
     public static let defaultFrameCacheDirectory = "/var/cache/skeletond"
 
-    /// Kept beside the socket while the skeleton is hidden, so that a restarted daemon does not
-    /// cover the app again.
-    public var hiddenMarkerPath: String {
-        guard let slash = socketPath.lastIndex(of: "/") else { return "hidden" }
-        return String(socketPath[...slash]) + "skeletond.hidden"
-    }
+    /// The mark that keeps a restarted daemon from covering the app (see `HiddenMark`).
+    public var hiddenMark: HiddenMark { HiddenMark(socketPath: socketPath) }
 
     /// Reads a settings file; every problem is reported with its JSON path.
     public static func load(path: String) -> Result<Settings, LayoutError> {

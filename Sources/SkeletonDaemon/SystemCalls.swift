@@ -39,14 +39,13 @@ enum SystemCalls {
         _ = Glibc.close(fd)
     }
 
-    /// poll(2) with a timeout in milliseconds (-1: forever).
-    static func poll(_ fds: inout [pollfd], timeoutMilliseconds: Int32) throws(Errno) -> Int {
-        let count = nfds_t(fds.count)
-        while true {
-            let result = fds.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, count, timeoutMilliseconds) }
-            if result >= 0 { return Int(result) }
-            if errno != EINTR { throw Errno.current("poll") }
-        }
+    /// poll(2) with a timeout in milliseconds (-1: forever); the watches that are ready, with
+    /// what they are ready for. EINTR counts as nothing ready (the loop turns again).
+    static func pollReady(_ watches: [Watch], timeoutMilliseconds: Int32) -> [Watch] {
+        var fds = watches.map { pollfd(fd: $0.descriptor, events: $0.events.rawValue, revents: 0) }
+        let result = fds.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, nfds_t($0.count), timeoutMilliseconds) }
+        guard result > 0 else { return [] }
+        return fds.compactMap { $0.revents == 0 ? nil : Watch(descriptor: $0.fd, events: PollEvents(rawValue: $0.revents)) }
     }
 
     static func unixListen(_ path: String, backlog: Int32) throws(Errno) -> Int32 {
@@ -153,18 +152,20 @@ enum SystemCalls {
 
     static func unsetEnvironment(_ name: String) { unsetenv(name) }
 
-    /// Whole file contents, or nil when it cannot be read.
-    static func readFile(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { Glibc.close(fd) }
+    /// A whole regular file of at most `limit` bytes, read to its end (files in /proc report
+    /// no size), or nil when it cannot be read or is larger.
+    static func readFile(_ path: String, limit: Int = 16 << 20) -> [UInt8]? {
+        guard let fd = try? openForReading(path) else { return nil }
+        defer { close(fd) }
         var result: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return n == 0 ? result : nil }
+            guard let n = try? chunk.withUnsafeMutableBytes({ buffer throws(Errno) in
+                try retryingOnInterrupt("read \(path)") { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+            }) else { return nil }
+            if n == 0 { return result }
             result += chunk[0..<n]
+            if result.count > limit { return nil }
         }
     }
 
@@ -204,9 +205,17 @@ enum SystemCalls {
         return body(UnsafeRawBufferPointer(rebasing: buffer[0..<size]))
     }
 
-    /// open(2) for reading.
+    /// open(2) for reading, of a regular file only: opened without blocking and checked with
+    /// fstat(2), so that a FIFO or a device where a file is expected cannot hang the daemon.
     static func openForReading(_ path: String) throws(Errno) -> Int32 {
-        try retryingOnInterrupt("open \(path)") { open(path, O_RDONLY | O_CLOEXEC) }
+        let fd = try retryingOnInterrupt("open \(path)") { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            let code = errno == 0 || info.st_mode & S_IFMT != S_IFREG ? EINVAL : errno
+            Glibc.close(fd)
+            throw Errno(code, call: "open \(path) (not a regular file)")
+        }
+        return fd
     }
 
     /// The size of an open file (fstat(2)).

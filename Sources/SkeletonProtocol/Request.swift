@@ -42,26 +42,36 @@ public struct ShowRequest: Sendable, Equatable {
     public var delay: Double
     public var transition: TransitionSpec?
     public var overrides: PresentationOverrides
+    /// Drop the overrides earlier commands left in force before applying these.
+    public var reset: Bool
     /// Reply only once the show transition has finished.
     public var wait: Bool
 
     public init(layout: String? = nil, delay: Double = 0, transition: TransitionSpec? = nil,
-                overrides: PresentationOverrides = PresentationOverrides(), wait: Bool = false) {
+                overrides: PresentationOverrides = PresentationOverrides(), reset: Bool = false, wait: Bool = false) {
         self.layout = layout
         self.delay = delay
         self.transition = transition
         self.overrides = overrides
+        self.reset = reset
         self.wait = wait
     }
 }
 
 public struct UpdateRequest: Sendable, Equatable {
     public var layout: String?
+    /// How a change that redraws everything dissolves; nil: the layout's own transition.
+    public var transition: TransitionSpec?
     public var overrides: PresentationOverrides
+    /// Drop the overrides earlier commands left in force before applying these.
+    public var reset: Bool
 
-    public init(layout: String? = nil, overrides: PresentationOverrides = PresentationOverrides()) {
+    public init(layout: String? = nil, transition: TransitionSpec? = nil, overrides: PresentationOverrides = PresentationOverrides(),
+                reset: Bool = false) {
         self.layout = layout
+        self.transition = transition
         self.overrides = overrides
+        self.reset = reset
     }
 }
 

@@ -38,12 +38,15 @@ public enum RequestDecoder {
             if let m = object.member("delay"), let v = reader.number(m.value, m.path, in: 0...3600) { show.delay = v }
             show.transition = transition(&object, &reader)
             show.overrides = overrides(&object, &reader)
+            if let m = object.member("reset"), let v = reader.bool(m.value, m.path) { show.reset = v }
             if let m = object.member("wait"), let v = reader.bool(m.value, m.path) { show.wait = v }
             command = .show(show)
         case "update":
             var update = UpdateRequest()
             update.layout = layoutName(&object, &reader)
+            update.transition = transition(&object, &reader)
             update.overrides = overrides(&object, &reader)
+            if let m = object.member("reset"), let v = reader.bool(m.value, m.path) { update.reset = v }
             command = .update(update)
         case "hide":
             var hide = HideRequest()

@@ -62,7 +62,7 @@ import Testing
         compositor.draw(session.frame(at: 0))
         var gradient = solid
         gradient.overrides.style = .gradient
-        session.update(gradient, now: 1)
+        session.update(gradient, transition: .default, now: 1)
         compositor.draw(session.frame(at: 1))
         #expect(display.buffer.pixels == reference(solid, at: 1).pixels, "the dissolve starts from the old style")
         compositor.draw(session.frame(at: 1.125))
@@ -107,7 +107,7 @@ import Testing
         tinted.overrides.tint = Color(red: 0x40, green: 0x80, blue: 0xC0)
         for frame in 0..<150 {
             let now = Double(frame) / 60
-            if frame == 60 { #expect(session.update(tinted, now: now)) }
+            if frame == 60 { #expect(session.update(tinted, transition: .default, now: now)) }
             if frame == 120 { _ = session.hide(transition: .crossDissolve(duration: 0.25), retain: false, now: now) }
             _ = session.advance(to: now)
             #expect(try compositor.present(session.frame(at: now)))

@@ -100,4 +100,5 @@ final class LogLines: @unchecked Sendable {
     private let lock = NSLock()
     private var lines: [String] = []
     func add(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
 }

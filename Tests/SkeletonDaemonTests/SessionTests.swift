@@ -14,7 +14,7 @@ import Testing
         // ease-in-out is symmetric: half way in time is half way in opacity.
         #expect(abs(s.opacity(at: 10.125) - 0.5) < 1e-9)
         #expect(s.opacity(at: 10.25) == 1)
-        #expect(s.advance(to: 10.25).isEmpty)
+        #expect(s.advance(to: 10.25) == [.settled], "the fade-in's end asks for its last frame")
         #expect(s.frame(at: 10.25)?.isSteady == true)
         #expect(s.frame(at: 11)?.animationTime == 1)
     }
@@ -104,7 +104,7 @@ import Testing
 
     @Test func updateWhileIdleIsRefused() {
         let s = Session()
-        #expect(!s.update(look, now: 0))
+        #expect(!s.update(look, transition: .default, now: 0))
         #expect(s.state == .idle)
     }
 
@@ -115,14 +115,26 @@ import Testing
         _ = s.show(solid, delay: 0, transition: .none, now: 0)
         var gradient = look
         gradient.overrides.style = .gradient
-        s.update(gradient, now: 1)
+        s.update(gradient, transition: .default, now: 1)
         let start = s.frame(at: 1)
         #expect(start?.previous == solid)
         #expect(start?.crossfade == 0)
         #expect(abs((s.frame(at: 1.125)?.crossfade ?? 0) - 0.5) < 1e-9)
-        _ = s.advance(to: 1.25)
+        #expect(s.advance(to: 1.25) == [.settled], "the dissolve's end asks for its last frame")
         #expect(s.frame(at: 1.25)?.previous == nil)
         #expect(s.frame(at: 1.25)?.look == gradient)
+    }
+
+    @Test func aChangeDissolvesWithTheTransitionItIsGiven() {
+        let s = Session()
+        _ = s.show(look, delay: 0, transition: .none, now: 0)
+        let other = SkeletonLook(layoutName: "b", layout: TestLayouts.simple)
+        s.update(other, transition: .none, now: 1)
+        #expect(s.frame(at: 1)?.previous == nil, "no transition: no dissolve")
+        #expect(s.show(look, delay: 0, transition: .crossDissolve(duration: 2), now: 3) == .updated)
+        #expect(abs((s.frame(at: 4)?.crossfade ?? 0) - 0.5) < 1e-9, "half way through a two-second dissolve")
+        #expect(s.advance(to: 4.9).isEmpty)
+        #expect(s.advance(to: 5) == [.settled])
     }
 
     @Test func colourChangeIsImmediate() {
@@ -130,7 +142,7 @@ import Testing
         _ = s.show(look, delay: 0, transition: .none, now: 0)
         var tinted = look
         tinted.overrides.tint = Color(rgb: 0xE74C3C)
-        s.update(tinted, now: 1)
+        s.update(tinted, transition: .default, now: 1)
         #expect(s.frame(at: 1)?.previous == nil)
         #expect(s.frame(at: 1)?.look.appearance.resolvedTint == Color(rgb: 0xE74C3C))
     }
@@ -145,11 +157,11 @@ import Testing
         #expect(!s.isMoving(at: 0.3))
         var moving = still
         moving.overrides.animated = true
-        s.update(moving, now: 1)
+        s.update(moving, transition: .default, now: 1)
         #expect(s.isMoving(at: 1))
         var reduced = moving
         reduced.overrides.reducedMotion = true
-        s.update(reduced, now: 2)
+        s.update(reduced, transition: .default, now: 2)
         #expect(!s.isMoving(at: 2))
     }
 }

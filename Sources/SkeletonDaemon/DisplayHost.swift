@@ -1,0 +1,239 @@
+import SkeletonDisplay
+import SkeletonLayout
+import SkeletonRender
+
+/// The display side of the daemon: the provider, the display it opened and a compositor per
+/// output; waiting for a display that is not there yet; handing it over and taking it back;
+/// and the start's frame-cache and boot-record hand-off (DisplayHost+StartFrames.swift).
+final class DisplayHost {
+    var settings: Settings
+    let logger: Logger
+    let clock: any MonotonicClock
+    let provider: any DisplayProvider
+    /// Start-up timing lines, measured from the daemon's creation.
+    let mark: (String) -> Void
+    /// Called when a display is attached: its first frame is owed.
+    var onAttach: () -> Void = {}
+    private(set) var display: (any Display)?
+    private(set) var compositors: [OutputCompositor] = []
+    /// True after the display was handed back (hide); the next appearance takes it again.
+    private(set) var released = false
+    private var waitDeadline: Double?
+    /// While waiting for a display: when to look again even without an inotify event (a card
+    /// node can appear before its connectors are probed).
+    private var retryAt: Double?
+    private var retryInterval = 0.5
+    private var waitAnnounced = false
+    var firstFrameShown = false
+
+    // The start layout's frame-cache and boot-record hand-off (DisplayHost+StartFrames.swift).
+    var startSource: (name: String, text: [UInt8], path: String?)?
+    var startLook: SkeletonLook?
+    var frameCacheWrites: [FrameCacheWrite] = []
+    var frameCacheWriteTried = false
+    var bootRecordLocation: BootRecord.Location?
+    var pendingBootRecord: BootRecord?
+
+    init(settings: Settings, logger: Logger, clock: any MonotonicClock, provider: any DisplayProvider, mark: @escaping (String) -> Void) {
+        self.settings = settings
+        self.logger = logger
+        self.clock = clock
+        self.provider = provider
+        self.mark = mark
+    }
+
+    /// What a present found.
+    enum PresentOutcome: Equatable {
+        /// Every output shows the frame.
+        case complete
+        /// Some output could not take it now (a flip pending): draw again at the next chance.
+        case incomplete
+        /// The device went away; the host looked for another one.
+        case deviceGone
+    }
+
+    // MARK: Opening and waiting
+
+    func open() {
+        do {
+            if let d = try provider.open(settings: settings, logger: logger) {
+                attach(d)
+                return
+            }
+        } catch {
+            logger.error("display: \(error)")
+        }
+        if settings.backend == .memory {
+            attachMemory()
+        } else if provider.watchDescriptor != nil {
+            // inotify catches a new card node; timed retries (backing off to 8 s) catch a card
+            // whose connectors were not probed yet when its node appeared.
+            retryAt = clock.now + retryInterval
+            retryInterval = min(retryInterval * 2, 8)
+            if waitDeadline == nil && !waitAnnounced {
+                waitAnnounced = true
+                waitDeadline = clock.now + settings.displayWaitSeconds
+                logger.notice("no display yet; waiting up to \(JSONValue.formatNumber(settings.displayWaitSeconds)) s for one to appear")
+            }
+        } else if settings.backend == .auto {
+            logger.notice("no display found; drawing into memory")
+            attachMemory()
+        }
+    }
+
+    private func attachMemory() {
+        attach(MemoryDisplay(size: settings.memorySize, snapshotPath: settings.snapshotPath))
+    }
+
+    private func attach(_ d: any Display) {
+        display = d
+        compositors = d.outputs.map(OutputCompositor.init)
+        waitDeadline = nil
+        retryAt = nil
+        retryInterval = 0.5
+        waitAnnounced = false
+        for o in d.outputs { logger.info("output \(o.name): \(o.size) (\(d.backendName))") }
+        planFrameCacheWrites(for: d)
+        onAttach()
+    }
+
+    /// Descriptors to watch: the display's events, or the provider's watch while there is none.
+    var watches: [Watch] {
+        if let fd = display?.eventDescriptor { return [Watch(descriptor: fd, events: .readable)] }
+        if display == nil, let fd = provider.watchDescriptor { return [Watch(descriptor: fd, events: .readable)] }
+        return []
+    }
+
+    /// Handles a ready descriptor; false when it is not the host's.
+    func handle(_ fd: Int32) -> Bool {
+        if let d = display, fd == d.eventDescriptor {
+            do { try d.handleEvents() } catch { logger.error("display events: \(error)") }
+            return true
+        }
+        if display == nil, fd == provider.watchDescriptor {
+            provider.drainWatch()
+            open()
+            return true
+        }
+        return false
+    }
+
+    /// Looks for a display again when a retry or the end of the wait is due.
+    func openIfDue(now: Double) {
+        if display == nil, let retry = retryAt, now >= retry {
+            retryAt = nil
+            open()
+        }
+        if let deadline = waitDeadline, now >= deadline {
+            waitDeadline = nil
+            if settings.backend == .drm {
+                logger.warning("no display appeared within \(JSONValue.formatNumber(settings.displayWaitSeconds)) s; still waiting for one")
+            } else {
+                logger.warning("no display appeared within \(JSONValue.formatNumber(settings.displayWaitSeconds)) s; drawing into memory")
+                attachMemory()
+            }
+        }
+    }
+
+    /// The display's own timed work (a memory snapshot); returns when the host wants to run
+    /// again: for that work, a retry or the end of the wait.
+    func tick(now: Double) -> Double? {
+        [display?.tick(now: now), waitDeadline, display == nil ? retryAt : nil].compactMap { $0 }.min()
+    }
+
+    // MARK: Drawing
+
+    /// True when some output can take a frame now (none pending a flip, not handed over).
+    var canPresent: Bool { display?.outputs.contains { $0.canPresent } ?? false }
+
+    /// Draws `frame` on every output that can take it.
+    func present(_ frame: SessionFrame?) -> PresentOutcome {
+        guard let display else { return .incomplete }
+        var complete = true
+        var deviceGone = false
+        for compositor in compositors {
+            guard compositor.output.canPresent else { complete = false; continue }
+            do {
+                if try !compositor.present(frame) { complete = false }
+            } catch {
+                logger.error("present on \(compositor.output.name): \(error)")
+                deviceGone = deviceGone || error.deviceGone
+            }
+        }
+        if deviceGone {
+            // Unplugged, or simpledrm replaced by the native driver: look for the new card.
+            logger.warning("the display device went away; looking for another one")
+            close()
+            open()
+            return .deviceGone
+        }
+        if !firstFrameShown { logFirstFrame(on: display, from: nil) }
+        return complete ? .complete : .incomplete
+    }
+
+    /// A frame is owed to a waiting `show --wait` only by a display that can show it.
+    var unshowableReason: String? {
+        guard let display else { return nil }
+        if released { return display.problem ?? "the display was handed over" }
+        return display.problem
+    }
+
+    var allOutputsCanPresent: Bool { display?.outputs.allSatisfy(\.canPresent) ?? false }
+
+    // MARK: Handing over
+
+    /// `hide --retain`: the last frame stays, master is dropped; a later show dissolves from it.
+    func release(retainingPicture: Bool) {
+        for c in compositors { c.keepShadowAsBeneath() }
+        display?.release(retainingPicture: retainingPicture)
+        released = true
+    }
+
+    /// The skeleton is fading out: the console is what it fades to.
+    func fadeToConsole() { for c in compositors { c.clearBeneath() } }
+
+    /// A hide: the console comes back, and the device is let go entirely (master, buffers,
+    /// descriptor), so the next program finds it free. A later show opens it again.
+    func close() {
+        guard let d = display else { return }
+        if d is MemoryDisplay {
+            // Nothing to hand over in memory: it shows what lies beneath until the next show.
+            if !released { d.release(retainingPicture: false) }
+            released = true
+            return
+        }
+        if !released { d.release(retainingPicture: false) }
+        d.close()
+        display = nil
+        compositors = []
+        released = false
+    }
+
+    /// Before a show or update: a display handed over, lost or closed is taken back.
+    func reacquire() {
+        guard let display else {
+            open()
+            return
+        }
+        guard released || display.problem != nil else { return }
+        do {
+            try display.reacquire()
+            released = false
+            logger.info("took the display back")
+        } catch {
+            logger.error("taking the display back: \(error)")
+        }
+        for c in compositors { c.invalidate() }
+    }
+
+    /// At exit: the console comes back (or the retained frame stays) and the device is closed.
+    func shutdown(retained: Bool) {
+        guard let display else { return }
+        if !released { display.release(retainingPicture: false) }
+        if retained { logger.info("exiting with the frame retained: it stays on kernels with DRM CLOSEFB (6.8 and later)") }
+        display.close()
+    }
+
+    /// The size the tree is resolved at: the first output's, else the layout's own.
+    var firstOutputSize: Size? { compositors.first?.output.size }
+}

@@ -1,0 +1,55 @@
+/// When frames are drawn: at most `maxFPS` a second, on a steady grid while something moves
+/// (a late frame does not shift the ones after it), with counts for `status`.
+struct FramePacer {
+    var maxFPS: Int
+    /// When the next frame of a moving picture is due; nil while nothing moves.
+    private(set) var nextFrame: Double?
+    private(set) var lastDraw: Double?
+    private(set) var framesDrawn = 0
+    private(set) var framesLate = 0
+    private var recentFrames: [Double] = []
+
+    init(maxFPS: Int) { self.maxFPS = maxFPS }
+
+    var interval: Double { 1 / Double(maxFPS) }
+
+    /// Whether a frame may be drawn at `now`: changes from commands wait for the next frame
+    /// slot too (a burst of updates must not draw faster than the cap), a moving picture for
+    /// its due time.
+    func mayDraw(at now: Double, moving: Bool) -> Bool {
+        let slot = lastDraw.map { $0 + interval - 0.0005 } ?? now
+        return now >= max(slot, (moving ? nextFrame : nil) ?? slot)
+    }
+
+    /// Counts a frame drawn at `now`; returns how late it was when it was (seconds).
+    @discardableResult
+    mutating func drew(at now: Double, moving: Bool) -> Double? {
+        lastDraw = now
+        framesDrawn += 1
+        recentFrames.append(now)
+        if recentFrames.count > 240 { recentFrames.removeFirst(recentFrames.count - 240) }
+        guard moving else {
+            nextFrame = nil
+            return nil
+        }
+        var late: Double?
+        if let scheduled = nextFrame, now > scheduled + interval {
+            framesLate += 1
+            late = now - scheduled
+        }
+        var next = (nextFrame ?? now) + interval
+        if next <= now { next = now + interval }
+        nextFrame = next
+        return late
+    }
+
+    /// Nothing moves and nothing is owed: no frame is due.
+    mutating func stop() { nextFrame = nil }
+
+    /// Frames per second over the last second.
+    func frameRate(now: Double) -> Double {
+        let recent = recentFrames.filter { $0 > now - 1 }
+        guard recent.count >= 2, let first = recent.first, let last = recent.last, last > first else { return 0 }
+        return Double(recent.count - 1) / (last - first)
+    }
+}

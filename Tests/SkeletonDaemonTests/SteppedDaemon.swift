@@ -1,0 +1,99 @@
+import Foundation
+@testable import SkeletonDaemon
+import SkeletonDisplay
+import SkeletonLayout
+import SkeletonRender
+
+/// Opens memory displays and keeps the last one, so a test can look at its pixels.
+final class MemoryCapturingProvider: DisplayProvider {
+    private(set) var display: MemoryDisplay?
+
+    func open(settings: Settings, logger: Logger) throws(DaemonError) -> (any Display)? {
+        let d = MemoryDisplay(size: settings.memorySize)
+        display = d
+        return d
+    }
+
+    var watchDescriptor: Int32? { nil }
+    func drainWatch() {}
+}
+
+/// A daemon in this process on a manual clock: each `step` moves the clock and runs loop turns
+/// that never sleep; clients talk to it over its real socket.
+final class SteppedDaemon {
+    let directory: String
+    let clock = ManualClock(now: 100)
+    let provider = MemoryCapturingProvider()
+    let daemon: Daemon
+    let lines = LogLines()
+
+    init(layouts: [String: String], start: String?, size: Size = Size(width: 200, height: 100)) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("stepped-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory + "/layouts", withIntermediateDirectories: true)
+        for (name, text) in layouts {
+            try text.write(toFile: directory + "/layouts/\(name).json", atomically: true, encoding: .utf8)
+        }
+        try "{}".write(toFile: directory + "/settings.json", atomically: true, encoding: .utf8)
+        var flags = RunFlags()
+        flags.config = directory + "/settings.json"
+        flags.socket = directory + "/control.sock"
+        flags.layouts = directory + "/layouts"
+        flags.layout = start ?? "none"
+        flags.frameCache = "none"
+        flags.backend = .memory
+        flags.size = size
+        guard case .success(let settings) = flags.settingsSource.load() else { throw HarnessError("settings") }
+        let lines = self.lines
+        daemon = Daemon(settingsSource: flags.settingsSource, settings: settings, logger: Logger(level: .debug) { lines.add($0) },
+                        clock: clock, provider: provider, events: SteppedEventSource())
+        try daemon.start()
+        step(to: clock.now)
+    }
+
+    deinit {
+        daemon.shutdown()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    var socketPath: String { directory + "/control.sock" }
+    var screen: PixelBuffer { provider.display!.buffer }
+
+    /// Moves the clock to `time` and runs a few loop turns there.
+    func step(to time: Double, turns: Int = 3) {
+        clock.set(time)
+        for _ in 0..<turns { daemon.turn() }
+    }
+
+    /// Steps in frame-sized increments (60 fps) up to `time`.
+    func run(until time: Double) {
+        while clock.now + 1.0 / 60 < time { step(to: clock.now + 1.0 / 60, turns: 1) }
+        step(to: time)
+    }
+
+    func connect() throws -> TestClient { try TestClient(path: socketPath) }
+
+    /// Sends a request and turns the loop (the clock standing still) until its reply arrives.
+    func request(_ client: TestClient, _ json: String, maxTurns: Int = 50) -> JSONValue? {
+        client.send(json + "\n")
+        return reply(client, maxTurns: maxTurns)
+    }
+
+    func reply(_ client: TestClient, maxTurns: Int = 50) -> JSONValue? {
+        for _ in 0..<maxTurns {
+            daemon.turn()
+            if let r = client.readReply(seconds: 0) { return r }
+        }
+        return nil
+    }
+
+    /// What `skeletond render` draws for a layout file of this daemon at the output size.
+    func render(_ name: String, overrides: PresentationOverrides = PresentationOverrides(), at time: Double = 0) throws -> PixelBuffer {
+        guard case .success(let layout) = LayoutLoader.load(path: directory + "/layouts/\(name).json") else { throw HarnessError("layout \(name)") }
+        let renderer = FrameRenderer(layout: layout, outputSize: screen.size, overrides: overrides)
+        let image = PixelBuffer(size: screen.size)
+        renderer.renderFull(at: time, into: image.canvas)
+        return image
+    }
+
+    func logContains(_ text: String) -> Bool { lines.all.contains { $0.contains(text) } }
+}

@@ -69,7 +69,7 @@ struct BootPlanTests {
         #expect(path == directory + "/cache/" + target.path.split(separator: "/").last!)
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         #expect(Array(bytes.prefix(8)) == Array("SKPLAN01".utf8))
-        #expect(String(decoding: bytes, as: UTF8.self).contains("/run/sk/skeletond.hidden"))
+        #expect(String(decoding: bytes, as: UTF8.self).contains("/run/sk/control.sock.hidden"))
 
         bytes.withUnsafeBytes { raw in
             guard let view = BootPlan.View(raw) else {
@@ -103,7 +103,7 @@ struct BootPlanTests {
             #expect(view?.accepts("Virtual-1") == true)
             #expect(view?.framePath(for: Size(width: 640, height: 480)) == "/c/a.frame")
         }
-        _ = FileManager.default.createFile(atPath: directory + "/hidden", contents: Data())
+        _ = FileManager.default.createFile(atPath: directory + "/hidden", contents: FileManager.default.contents(atPath: "/proc/sys/kernel/random/boot_id"))
         #expect(bytes.withUnsafeBytes { BootPlan.View($0) } == nil)
         for broken in [Array(bytes.dropLast()), bytes + [0], Array("SKBOOT01".utf8) + bytes.dropFirst(8)] {
             #expect(broken.withUnsafeBytes { BootPlan.View($0) } == nil)

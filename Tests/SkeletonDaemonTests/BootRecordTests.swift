@@ -102,8 +102,11 @@ struct BootRecordTests {
         let record = try writeRecordAndFiles()
         #expect(screens(record) != nil)
 
-        // The skeleton was hidden before this start (a restart after the app took over).
-        _ = FileManager.default.createFile(atPath: record.hiddenMarkerPath, contents: Data())
+        // The skeleton was hidden before this start (a restart after the app took over), in
+        // this boot; a mark from another boot does not count.
+        _ = FileManager.default.createFile(atPath: record.hiddenMarkerPath, contents: Data("another boot\n".utf8))
+        #expect(screens(record) != nil)
+        _ = FileManager.default.createFile(atPath: record.hiddenMarkerPath, contents: FileManager.default.contents(atPath: "/proc/sys/kernel/random/boot_id"))
         #expect(screens(record) == nil)
         try FileManager.default.removeItem(atPath: record.hiddenMarkerPath)
 

@@ -27,8 +27,16 @@ final class SteppedDaemon {
     let daemon: Daemon
     let lines = LogLines()
 
-    init(layouts: [String: String], start: String?, size: Size = Size(width: 200, height: 100)) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("stepped-\(UUID().uuidString.prefix(8))").path
+    /// `sharing`: a daemon that ran before in the same directory, with the same socket path
+    /// (it is shut down first), as a restart.
+    init(layouts: [String: String], start: String?, size: Size = Size(width: 200, height: 100), sharing earlier: SteppedDaemon? = nil) throws {
+        if let earlier {
+            earlier.shutdown()
+            earlier.ownsDirectory = false
+            directory = earlier.directory
+        } else {
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent("stepped-\(UUID().uuidString.prefix(8))").path
+        }
         try FileManager.default.createDirectory(atPath: directory + "/layouts", withIntermediateDirectories: true)
         for (name, text) in layouts {
             try text.write(toFile: directory + "/layouts/\(name).json", atomically: true, encoding: .utf8)
@@ -50,9 +58,17 @@ final class SteppedDaemon {
         step(to: clock.now)
     }
 
+    private var ownsDirectory = true
+    private var isShutDown = false
+
     deinit {
+        if !isShutDown { daemon.shutdown() }
+        if ownsDirectory { try? FileManager.default.removeItem(atPath: directory) }
+    }
+
+    func shutdown() {
+        isShutDown = true
         daemon.shutdown()
-        try? FileManager.default.removeItem(atPath: directory)
     }
 
     var socketPath: String { directory + "/control.sock" }

@@ -1,0 +1,66 @@
+import Foundation
+@testable import SkeletonDaemon
+import SkeletonLayout
+import Testing
+
+/// A client that sends and never reads holds up nobody: it is read a bounded share per loop
+/// turn, stops being read or served once its replies pile up unread, and loses nothing.
+@Suite struct ControlServerTests {
+    /// Sends as much as the socket takes without blocking; returns the bytes sent.
+    func flood(_ fd: Int32, with line: [UInt8], upTo limit: Int) -> Int {
+        var sent = 0
+        while sent < limit {
+            let n = line.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+            if n <= 0 { break }
+            sent += n
+        }
+        return sent
+    }
+
+    @Test func aFloodOfTreeRequestsDelaysNoOtherClientsPing() throws {
+        let d = try SteppedDaemon(layouts: ["default": TestLayouts.simpleText], start: "default")
+        let flooder = try d.connect()
+        let line = Array(#"{"command": "tree"}"#.utf8) + [0x0A]
+        var sent = flood(flooder.fd, with: line, upTo: 100 << 20)
+        let pinger = try d.connect()
+        for round in 0..<20 {
+            // The flooder keeps the socket full; the ping is answered within two loop turns.
+            sent += flood(flooder.fd, with: line, upTo: 100 << 20)
+            pinger.send("{\"command\": \"ping\", \"id\": \(round)}\n")
+            let pong = d.reply(pinger, maxTurns: 2)
+            #expect(pong?["id"]?.numberValue == Double(round))
+        }
+        let server = try #require(d.daemon.server)
+        let client = try #require(server.clients.values.first { $0.number == 1 })
+        // Bounded memory: replies held for it stop at the high-water mark plus one reply.
+        #expect(client.unreadBytes < ClientConnection.outputHighWater + 16_384)
+        #expect(sent > 0)
+        // Nothing is lost: reading now, the flooder gets one reply per request it sent.
+        let requests = sent / line.count
+        var replies = 0
+        for _ in 0..<(requests * 4 + 1000) where replies < requests {
+            d.daemon.turn()
+            while flooder.readReply(seconds: 0) != nil { replies += 1 }
+        }
+        #expect(replies == requests)
+    }
+
+    @Test func aClientIsReadABoundedShareEachTurn() throws {
+        let d = try SteppedDaemon(layouts: ["default": TestLayouts.simpleText], start: "default")
+        let greedy = try d.connect()
+        let ping = Array(#"{"command": "ping"}"#.utf8) + [0x0A]
+        var burst: [UInt8] = []
+        for _ in 0..<1000 { burst += ping }
+        greedy.send(burst)
+        let other = try d.connect()
+        other.send(#"{"command": "ping", "id": "other"}"# + "\n")
+        d.daemon.turn()
+        d.daemon.turn()
+        #expect(other.readReply(seconds: 0)?["id"] == "other")
+        var greedyReplies = 0
+        while greedy.readReply(seconds: 0) != nil { greedyReplies += 1 }
+        #expect(greedyReplies <= ClientConnection.linesPerTurn * 2, "at most its share of lines ran in two turns")
+        for _ in 0..<200 { d.daemon.turn(); while greedy.readReply(seconds: 0) != nil { greedyReplies += 1 } }
+        #expect(greedyReplies == 1000)
+    }
+}

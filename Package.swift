@@ -18,7 +18,7 @@ let package = Package(
         .systemLibrary(name: "CLibDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .target(name: "CSkeletonDRM", dependencies: ["CLibDRM"]),
         .target(name: "SkeletonDisplay", dependencies: ["SkeletonRender", "CZlib", "CLibDRM", "CSkeletonDRM"]),
-        .target(name: "SkeletonTools", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay"]),
+        .target(name: "SkeletonTools", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "CSkeletonSystem"]),
         .target(name: "SkeletonProtocol", dependencies: ["SkeletonLayout"]),
         .target(name: "CSkeletonSystem"),
         .target(name: "SkeletonDaemon",

@@ -19,7 +19,4 @@ public struct Errno: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var text: String { String(cString: strerror(rawValue)) }
     public var description: String { "\(call): \(text)" }
-
-    public static let interrupted: Int32 = EINTR
-    public static let wouldBlock: Int32 = EAGAIN
 }

@@ -5,6 +5,7 @@ set -euo pipefail
 missing=()
 pkg-config --exists libdrm 2>/dev/null || missing+=(libdrm-dev)
 pkg-config --exists zlib 2>/dev/null || missing+=(zlib1g-dev)
+pkg-config --exists libpng 2>/dev/null || missing+=(libpng-dev)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "installing ${missing[*]}"
     sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"

@@ -14,7 +14,8 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-        .target(name: "CSkeletonPNG", dependencies: ["CLibPNG"]),
+        // libpng16.a needs libm after it, and a static link orders libraries as given.
+        .target(name: "CSkeletonPNG", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("m")]),
         .target(name: "SkeletonLayout"),
         .target(name: "SkeletonRender", dependencies: ["SkeletonLayout"]),
         .systemLibrary(name: "CLibDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),

@@ -14,7 +14,7 @@ RUNDIR = build/run
 
 all: release
 
-# System packages: libdrm for the display backend, zlib for PNG, jsonschema for the schema test.
+# System packages: libdrm for the display backend, zlib and libpng for PNG, jsonschema for the schema test.
 deps:
 	@scripts/install-deps.sh
 

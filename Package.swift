@@ -13,11 +13,14 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // libpng16.a needs libm after it, and a static link orders libraries as given.
+        .target(name: "CSkeletonPNG", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("m")]),
         .target(name: "SkeletonLayout"),
         .target(name: "SkeletonRender", dependencies: ["SkeletonLayout"]),
         .systemLibrary(name: "CLibDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .target(name: "CSkeletonDRM", dependencies: ["CLibDRM"]),
-        .target(name: "SkeletonDisplay", dependencies: ["SkeletonRender", "CZlib", "CLibDRM", "CSkeletonDRM"]),
+        .target(name: "SkeletonDisplay", dependencies: ["SkeletonRender", "CZlib", "CSkeletonPNG", "CLibDRM", "CSkeletonDRM"]),
         .target(name: "SkeletonTools", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "CSkeletonSystem"]),
         .target(name: "SkeletonProtocol", dependencies: ["SkeletonLayout"]),
         .target(name: "CSkeletonSystem"),

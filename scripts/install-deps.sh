@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Installs what building and testing need on a fresh Debian machine (Swift, make, python3,
-# pkg-config and zlib are assumed). Idempotent and quiet when everything is there.
+# pkg-config and zlib are assumed; systemd is installed for systemd-analyze, which the unit
+# checks use). Idempotent and quiet when everything is there.
 set -euo pipefail
 missing=()
 pkg-config --exists libdrm 2>/dev/null || missing+=(libdrm-dev)
 pkg-config --exists zlib 2>/dev/null || missing+=(zlib1g-dev)
+pkg-config --exists libpng 2>/dev/null || missing+=(libpng-dev)
+command -v systemd-analyze >/dev/null || missing+=(systemd)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "installing ${missing[*]}"
     sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"

@@ -218,18 +218,11 @@ import Testing
         #expect(replacement.logContains("listening on \(first.socketPath)"))
     }
 
-    @Test func socketModeAndPeerCredentials() throws {
+    @Test func socketMode() throws {
         let d = try DaemonProcess(settings: #"{"socket": {"mode": "0666"}}"#)
         var info = stat()
         stat(d.socketPath, &info)
         #expect(info.st_mode & 0o777 == 0o666)
-        let setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard getuid() == 0, let setpriv else { return }
-        let r = try runTool(setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups",
-                                      builtExecutable("skeletonctl"), "--socket", d.socketPath, "ping"])
-        #expect(r.status == 1)
-        #expect(r.err.contains("permission denied"))
-        #expect(d.logContains("refused a control connection from uid 65534"))
     }
 
     @Test func skeletonctlExitCodesAndWait() throws {

@@ -181,7 +181,8 @@ struct RenderCommandTests {
     func cliMatchesGolden(name: String) throws {
         let layout = packageRoot + "/config/layouts/\(name).json"
         let golden = packageRoot + "/Tests/Golden/\(name)-0.6.png"
-        guard FileManager.default.fileExists(atPath: layout), FileManager.default.fileExists(atPath: golden) else { return }
+        try #require(FileManager.default.fileExists(atPath: layout), "no shipped layout \(layout)")
+        try #require(FileManager.default.fileExists(atPath: golden), "no golden image \(golden)")
         let scratch = try Scratch()
         #expect(try scratch.skeletond(["render", layout, "--out", "out.png", "--at", "0.6"]).status == 0)
         let expected = try ImageFile.readPNG(golden)

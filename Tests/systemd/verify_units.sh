@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs `systemd-analyze verify` on the units of systemd/ after substituting @BINDIR@ the way
-# `make install` does, and `systemd-analyze security --offline` on the daemon's unit.
+# `make install` does, and `systemd-analyze security --offline` on the daemon's unit (its
+# exposure must be at most 2.0).
 #
 #   Tests/systemd/verify_units.sh [BINDIR]
 #
@@ -15,21 +16,23 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bindir=${1:-${SKELETOND_BINDIR:-$root/.build/debug}}
 units=(skeletond.service skeletond.socket skeletond-hide.service skeletond-cache.path skeletond-cache.service)
+# The checks after the per-unit ones: exposure, sandbox directives, cache command line, cache watches.
+extra_checks=4
 
 if ! command -v systemd-analyze >/dev/null; then
     echo "systemd-analyze is not installed (Debian: apt-get install systemd)" >&2
-    echo "0 passed, $((${#units[@]} + 3)) failed"
+    echo "0 passed, $((${#units[@]} + extra_checks)) failed"
     exit 1
 fi
-bindir=$(cd "$bindir" 2>/dev/null && pwd) || { echo "no such directory: ${1:-${SKELETOND_BINDIR:-$root/.build/debug}}" >&2; echo "0 passed, $((${#units[@]} + 3)) failed"; exit 1; }
+bindir=$(cd "$bindir" 2>/dev/null && pwd) || { echo "no such directory: ${1:-${SKELETOND_BINDIR:-$root/.build/debug}}" >&2; echo "0 passed, $((${#units[@]} + extra_checks)) failed"; exit 1; }
 for exe in skeletond skeletonctl; do
     if [ ! -x "$bindir/$exe" ]; then
         echo "$bindir/$exe is missing: build first (swift build) or pass the directory holding it" >&2
-        echo "0 passed, $((${#units[@]} + 3)) failed"
+        echo "0 passed, $((${#units[@]} + extra_checks)) failed"
         exit 1
     fi
 done
-case $bindir in *[[:space:]]*) echo "BINDIR must not contain white space: $bindir" >&2; echo "0 passed, $((${#units[@]} + 3)) failed"; exit 1 ;; esac
+case $bindir in *[[:space:]]*) echo "BINDIR must not contain white space: $bindir" >&2; echo "0 passed, $((${#units[@]} + extra_checks)) failed"; exit 1 ;; esac
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -65,11 +68,23 @@ for unit in "${units[@]}"; do
     fi
 done
 
-# The sandbox: the offline exposure score (informational: the scale differs between systemd
-# versions), and a check that the directives this unit promises are really in force.
-if systemd-analyze security --help 2>/dev/null | grep -q -- '--offline'; then
-    score=$(cd "$work" && systemd-analyze security --offline=yes --no-pager "$work/skeletond.service" 2>/dev/null | grep -E 'Overall exposure level' || true)
-    [ -n "$score" ] && echo "info skeletond.service: ${score#→ }"
+# The sandbox: the offline exposure score must stay at or below the threshold (on systemd 252's
+# scale, Debian 12; 0 is fully sandboxed, 10 not at all), and the directives this unit promises
+# must really be in force.
+threshold=2.0
+report=$(cd "$work" && SYSTEMD_LOG_COLOR=0 systemd-analyze security --offline=yes --no-pager "$work/skeletond.service" 2>&1)
+score=$(printf '%s\n' "$report" | sed -n 's/.*Overall exposure level for skeletond.service: \([0-9.]*\).*/\1/p')
+if [ -z "$score" ]; then
+    echo "FAIL skeletond.service: no exposure score from systemd-analyze security --offline=yes"
+    printf '%s\n' "$report" | tail -5 | sed 's/^/     security: /'
+    failed=$((failed + 1))
+elif awk -v s="$score" -v t="$threshold" 'BEGIN { exit !(s <= t) }'; then
+    echo "ok   skeletond.service exposure $score (at most $threshold)"
+    passed=$((passed + 1))
+else
+    echo "FAIL skeletond.service exposure $score, above $threshold:"
+    printf '%s\n' "$report" | grep -E '^✗' | sed 's/^/     /'
+    failed=$((failed + 1))
 fi
 missing=()
 for directive in Type=notify DefaultDependencies=no ConditionKernelCommandLine=!skeletond.enable=0 \

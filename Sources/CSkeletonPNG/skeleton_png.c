@@ -1,0 +1,109 @@
+#include "skeleton_png.h"
+
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct skpng_reader {
+    png_structp png;
+    png_infop info;
+    const uint8_t *bytes;
+    size_t count;
+    size_t offset;
+    char error[200];
+};
+
+static void on_error(png_structp png, png_const_charp message) {
+    struct skpng_reader *reader = png_get_error_ptr(png);
+    snprintf(reader->error, sizeof(reader->error), "%s", message);
+    png_longjmp(png, 1);
+}
+
+static void on_warning(png_structp png, png_const_charp message) {
+    (void)png; (void)message;
+}
+
+static void read_bytes(png_structp png, png_bytep out, size_t length) {
+    struct skpng_reader *reader = png_get_io_ptr(png);
+    if (length > reader->count - reader->offset) {
+        png_error(png, "truncated: the file ends inside a chunk");
+    }
+    memcpy(out, reader->bytes + reader->offset, length);
+    reader->offset += length;
+}
+
+static void report(const struct skpng_reader *reader, char *message, size_t message_size) {
+    snprintf(message, message_size, "%s", reader->error);
+}
+
+skpng_reader *skpng_open(const uint8_t *bytes, size_t count, uint32_t *width, uint32_t *height,
+                         char *message, size_t message_size) {
+    if (count < 8 || png_sig_cmp(bytes, 0, 8) != 0) {
+        snprintf(message, message_size, "no PNG signature");
+        return NULL;
+    }
+    struct skpng_reader *reader = calloc(1, sizeof(*reader));
+    if (!reader) {
+        snprintf(message, message_size, "out of memory");
+        return NULL;
+    }
+    reader->bytes = bytes;
+    reader->count = count;
+    reader->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, reader, on_error, on_warning);
+    if (reader->png) reader->info = png_create_info_struct(reader->png);
+    if (!reader->info) {
+        snprintf(message, message_size, "out of memory");
+        skpng_close(reader);
+        return NULL;
+    }
+    if (setjmp(png_jmpbuf(reader->png))) {
+        report(reader, message, message_size);
+        skpng_close(reader);
+        return NULL;
+    }
+    /* By default libpng only warns about a bad CRC in an ancillary chunk and drops the chunk. */
+    png_set_crc_action(reader->png, PNG_CRC_ERROR_QUIT, PNG_CRC_ERROR_QUIT);
+    png_set_read_fn(reader->png, reader, read_bytes);
+    png_read_info(reader->png, reader->info);
+    *width = png_get_image_width(reader->png, reader->info);
+    *height = png_get_image_height(reader->png, reader->info);
+    return reader;
+}
+
+int skpng_read(skpng_reader *reader, uint32_t *pixels, size_t stride, char *message, size_t message_size) {
+    png_structp png = reader->png;
+    png_infop info = reader->info;
+    if (setjmp(png_jmpbuf(png))) {
+        report(reader, message, message_size);
+        return -1;
+    }
+    /* To 8-bit B, G, R, 0 bytes: one little-endian XRGB8888 word per pixel. */
+    png_set_expand(png);
+    png_set_scale_16(png);
+    png_set_gray_to_rgb(png);
+    png_set_strip_alpha(png);
+    png_set_bgr(png);
+    png_set_filler(png, 0, PNG_FILLER_AFTER);
+    int passes = png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    uint32_t width = png_get_image_width(png, info);
+    uint32_t height = png_get_image_height(png, info);
+    if (png_get_rowbytes(png, info) != (size_t)width * 4) {
+        png_error(png, "unexpected row size after conversion");
+    }
+    for (int pass = 0; pass < passes; pass++) {
+        for (uint32_t y = 0; y < height; y++) {
+            png_read_row(png, (png_bytep)(pixels + (size_t)y * stride), NULL);
+        }
+    }
+    png_read_end(png, NULL);
+    return 0;
+}
+
+void skpng_close(skpng_reader *reader) {
+    if (!reader) return;
+    if (reader->png) png_destroy_read_struct(&reader->png, reader->info ? &reader->info : NULL, NULL);
+    free(reader);
+}

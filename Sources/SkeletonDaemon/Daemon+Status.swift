@@ -39,8 +39,6 @@ extension Daemon {
         let size = host.firstOutputSize ?? look.layout.canvas.size
         var resolver = LayoutResolver(layout: look.layout, outputSize: size, appearance: look.appearance,
                                       stagger: look.presentation.animation.stagger)
-        let resolved = resolver.resolve()
-        return ["layout": .string(look.layoutName), "output": [.number(Double(size.width)), .number(Double(size.height))],
-                "root": resolved.root.json]
+        return resolver.resolve().treeDocument(layoutName: look.layoutName)
     }
 }

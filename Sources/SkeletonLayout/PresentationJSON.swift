@@ -3,9 +3,9 @@ extension Presentation {
     public func json(direction: SlideDirection) -> JSONValue {
         var animation: [String: JSONValue] = [
             "direction": .string(direction.rawValue),
-            "duration": .number(self.animation.duration ?? (style == .solid ? 1 : 1.5)),
-            "timing": .string((self.animation.timing ?? (style == .solid ? .easeInOut : .easeIn)).rawValue),
-            "autoreverse": .bool(self.animation.autoreverse ?? (style == .solid)),
+            "duration": .number(self.animation.duration(for: style)),
+            "timing": .string(self.animation.timing(for: style).rawValue),
+            "autoreverse": .bool(self.animation.autoreverse(for: style)),
             "pause": .number(self.animation.pause),
             "space": .string(self.animation.space.rawValue),
         ]

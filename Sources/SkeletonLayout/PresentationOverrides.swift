@@ -55,8 +55,7 @@ public struct PresentationOverrides: Sendable, Hashable {
     public func applied(to a: Appearance) -> Appearance {
         var a = a
         if let scheme { a.scheme = scheme; if tint == nil && a.tint == nil { a.gradient = nil } }
-        if let tint { a.tint = tint; a.gradient = nil }
-        if let gradient { a.gradient = gradient }
+        Self.apply(tint: tint, gradient: gradient, to: &a.tint, &a.gradient)
         return a
     }
 
@@ -73,10 +72,19 @@ public struct PresentationOverrides: Sendable, Hashable {
         if let v = later.space { m.space = v }
         if let v = later.stagger { m.stagger = v }
         if let v = later.reducedMotion { m.reducedMotion = v }
-        if let v = later.tint { m.tint = v; if later.gradient == nil { m.gradient = nil } }
-        if let v = later.gradient { m.gradient = v }
+        Self.apply(tint: later.tint, gradient: later.gradient, to: &m.tint, &m.gradient)
         if let v = later.scheme { m.scheme = v }
         return m
+    }
+
+    /// The rule for both overrides on a layout and overrides on overrides: a tint replaces
+    /// the gradient in force, unless a gradient comes with it.
+    private static func apply(tint: Color?, gradient: GradientSpec?, to currentTint: inout Color?, _ currentGradient: inout GradientSpec?) {
+        if let tint {
+            currentTint = tint
+            currentGradient = nil
+        }
+        if let gradient { currentGradient = gradient }
     }
 }
 

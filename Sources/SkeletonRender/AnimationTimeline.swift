@@ -1,7 +1,7 @@
 import SkeletonLayout
 
-/// The progress of a repeating skeleton animation over time, with the style's defaults:
-/// sliding 1.5 s ease-in without auto-reverse; pulse 1 s each way ease-in-out (a 2 s cycle).
+/// The progress of a repeating skeleton animation over time, with the style's defaults
+/// (`AnimationSpec.duration(for:)` and its siblings).
 public struct AnimationTimeline: Sendable, Hashable {
     public let duration: Double
     public let curve: TimingCurve
@@ -9,9 +9,9 @@ public struct AnimationTimeline: Sendable, Hashable {
     public let pause: Double
 
     public init(style: SkeletonStyle, animation: AnimationSpec) {
-        duration = animation.duration ?? (style == .solid ? 1 : 1.5)
-        curve = TimingCurve(animation.timing ?? (style == .solid ? .easeInOut : .easeIn))
-        autoreverse = animation.autoreverse ?? (style == .solid)
+        duration = animation.duration(for: style)
+        curve = TimingCurve(animation.timing(for: style))
+        autoreverse = animation.autoreverse(for: style)
         pause = animation.pause
     }
 

@@ -80,17 +80,7 @@ public final class Logger: @unchecked Sendable {
     public func debug(_ m: @autoclosure () -> String) { log(.debug, m()) }
 }
 
-/// Unbuffered writes to file descriptor 2, whole or not at all (EINTR retried).
+/// Unbuffered writes to file descriptor 2, whole or not at all.
 public enum StandardError {
-    public static func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            offset += n
-        }
-        bytes.removeAll()
-    }
+    public static func write(_ text: String) { SystemCalls.writeAll(2, Array(text.utf8)) }
 }

@@ -35,6 +35,18 @@ enum SystemCalls {
         }
     }
 
+    /// write(2) until all of `bytes` is written or the descriptor fails.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { raw in
+                try? retryingOnInterrupt("write") { Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset) }
+            }
+            guard let written, written > 0 else { return }
+            offset += written
+        }
+    }
+
     static func close(_ fd: Int32) {
         _ = Glibc.close(fd)
     }

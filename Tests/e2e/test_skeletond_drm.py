@@ -82,6 +82,11 @@ PAUSED = dict(SOLID, name="paused",
                             "animation": {"direction": "leftRight", "duration": 0.4, "pause": 2.0},
                             "transition": {"kind": "none"}})
 PAUSED_AT = 1.0  # seconds into the cycle: in the pause
+# Another background under the same shapes, shown with a quarter-second dissolve: the last frame
+# of the dissolve must be this layout exactly, not the 99 % frame before it.
+DISSOLVE = dict(SOLID, name="dissolve", canvas=dict(SOLID["canvas"], background="#D6EAF8"),
+                presentation={"style": "solid", "animated": False,
+                              "transition": {"kind": "crossDissolve", "duration": 0.25}})
 TINT = "#E74C3C"
 
 # name: (device, device args, the mode the output should get)
@@ -142,6 +147,9 @@ shot solid
 ctl update --tint '@TINT@' || fail "update failed"
 ctl ping
 shot tinted
+ctl show dissolve || fail "the switch to a layout with a dissolve failed"
+usleep 1500000
+shot dissolved
 ctl update animated || fail "switch to the animated layout failed"
 ctl ping
 shot anim1
@@ -484,6 +492,7 @@ def run_case(name: str, c: Checker, c_binary: Path) -> dict:
     (layouts / "solid.json").write_text(json.dumps(SOLID))
     (layouts / "animated.json").write_text(json.dumps(ANIMATED))
     (layouts / "paused.json").write_text(json.dumps(PAUSED))
+    (layouts / "dissolve.json").write_text(json.dumps(DISSOLVE))
     files = {
         "/bin/skeletond": (STATIC / "skeletond", 0o755),
         "/bin/skeletonctl": (STATIC / "skeletonctl", 0o755),
@@ -491,6 +500,7 @@ def run_case(name: str, c: Checker, c_binary: Path) -> dict:
         "/layouts/solid.json": layouts / "solid.json",
         "/layouts/animated.json": layouts / "animated.json",
         "/layouts/paused.json": layouts / "paused.json",
+        "/layouts/dissolve.json": layouts / "dissolve.json",
         "/etc/skeletond.json": b"{}",
     }
     print(f"== {name}: -device {device}{',' + args if args else ''}")
@@ -520,6 +530,12 @@ def run_case(name: str, c: Checker, c_binary: Path) -> dict:
     d = png.compare(shots["tinted"], expected_tint, diff_path=out / "diff-tinted.png")
     print(f"  after update --tint {TINT}: {d}")
     c.check(f"{name}: after `skeletonctl update --tint` the screen shows the new colour", d.ok, str(d))
+
+    # The last frame of a layout switch's dissolve is the new layout, exactly.
+    expected_dissolved = host_render(layouts / "dissolve.json", size, out / "expected-dissolved.png", "--tint", TINT)
+    d = png.compare(shots["dissolved"], expected_dissolved, diff_path=out / "diff-dissolved.png")
+    print(f"  after `show dissolve` (a 0.25 s dissolve): {d}")
+    c.check(f"{name}: a dissolve between layouts ends on the new layout exactly", d.ok, str(d))
 
     # 2: animated frames differ, and only inside skeleton shapes.
     d = png.compare(shots["anim2"], shots["anim1"])

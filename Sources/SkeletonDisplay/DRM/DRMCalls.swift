@@ -35,6 +35,33 @@ enum DRMCalls {
         return drmGetCap(fd, UInt64(DRM_CAP_DUMB_BUFFER), &value) == 0 && value != 0
     }
 
+    /// drmModeGetResources; release with `free(_:)`.
+    static func resources(_ fd: Int32) -> drmModeResPtr? { drmModeGetResources(fd) }
+
+    /// drmModeFreeResources.
+    static func free(_ resources: drmModeResPtr) { drmModeFreeResources(resources) }
+
+    /// drmModeGetConnector (probing: the kernel asks the monitor again) or
+    /// drmModeGetConnectorCurrent (what it last found); release with `free(_:)`.
+    static func connector(_ fd: Int32, _ id: UInt32, probing: Bool) -> drmModeConnectorPtr? {
+        probing ? drmModeGetConnector(fd, id) : drmModeGetConnectorCurrent(fd, id)
+    }
+
+    /// drmModeFreeConnector.
+    static func free(_ connector: drmModeConnectorPtr) { drmModeFreeConnector(connector) }
+
+    /// drmModeGetEncoder; release with `free(_:)`.
+    static func encoder(_ fd: Int32, _ id: UInt32) -> drmModeEncoderPtr? { drmModeGetEncoder(fd, id) }
+
+    /// drmModeFreeEncoder.
+    static func free(_ encoder: drmModeEncoderPtr) { drmModeFreeEncoder(encoder) }
+
+    /// drmModeGetCrtc: the CRTC's state, saved to be restored later; release with `free(_:)`.
+    static func crtc(_ fd: Int32, _ id: UInt32) -> drmModeCrtcPtr? { drmModeGetCrtc(fd, id) }
+
+    /// drmModeFreeCrtc.
+    static func free(_ crtc: drmModeCrtcPtr) { drmModeFreeCrtc(crtc) }
+
     /// drmModeCreateDumbBuffer at 32 bits per pixel.
     static func createDumb(_ fd: Int32, width: Int, height: Int, device: String, connector: String)
         throws(DisplayError) -> (handle: UInt32, pitch: UInt32, size: UInt64) {

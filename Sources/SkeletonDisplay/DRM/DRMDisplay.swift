@@ -48,12 +48,12 @@ public final class DRMDisplay: Display {
             log("\(path): no dumb buffer support; skipped")
             return nil
         }
-        guard let resources = drmModeGetResources(fd) else {
+        guard let resources = DRMCalls.resources(fd) else {
             let code = errno
             giveUp()
             throw DRMCalls.fail(path, nil, "drmModeGetResources", code)
         }
-        defer { drmModeFreeResources(resources) }
+        defer { DRMCalls.free(resources) }
         let res = resources.pointee
         // First what to drive: connector, CRTC and mode of each output.
         var plans: [Plan] = []
@@ -96,8 +96,8 @@ public final class DRMDisplay: Display {
         func ask(_ path: String) -> Bool {
             guard let fd = try? DRMCalls.open(path) else { return true }
             defer { DRMCalls.close(fd) }
-            guard DRMCalls.supportsDumbBuffers(fd), let resources = drmModeGetResources(fd) else { return true }
-            defer { drmModeFreeResources(resources) }
+            guard DRMCalls.supportsDumbBuffers(fd), let resources = DRMCalls.resources(fd) else { return true }
+            defer { DRMCalls.free(resources) }
             var crtcs: [UInt32] = []
             var sizes: [Size] = []
             OutputChoice.forEach(fd, resources: resources.pointee, probing: true, accepts: { options.connectors?.contains($0) ?? true },

@@ -65,7 +65,7 @@ public final class DRMOutput: DisplayOutput {
         // The second buffer is made when the first flip needs it (`backBuffer()`): a picture
         // that never changes never costs it, and the first frame does not wait for it.
         buffers.append(try DumbBuffer(fd: fd, width: size.width, height: size.height, device: device, connector: name))
-        saved = drmModeGetCrtc(fd, crtcID)
+        saved = DRMCalls.crtc(fd, crtcID)
     }
 
     /// What a boot record needs to bring this output up again before anything else runs.
@@ -277,7 +277,7 @@ public final class DRMOutput: DisplayOutput {
             if keepingScreenFramebuffer && index == front { buffer.destroyKeepingFramebuffer() } else { buffer.destroy() }
         }
         buffers.removeAll()
-        if let saved { drmModeFreeCrtc(saved) }
+        if let saved { DRMCalls.free(saved) }
         saved = nil
     }
 

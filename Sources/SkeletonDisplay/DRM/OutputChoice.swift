@@ -53,9 +53,9 @@ struct OutputChoice {
                         wantedSize: (String) -> Size?, isUsed: (UInt32) -> Bool, log: (String) -> Void,
                         _ body: (drmModeConnector, String, OutputChoice) -> Bool) {
         for i in 0..<Int(res.count_connectors) {
-            let fetched = probing ? drmModeGetConnector(fd, res.connectors[i]) : drmModeGetConnectorCurrent(fd, res.connectors[i])
+            let fetched = DRMCalls.connector(fd, res.connectors[i], probing: probing)
             guard let connector = fetched else { continue }
-            defer { drmModeFreeConnector(connector) }
+            defer { DRMCalls.free(connector) }
             let c = connector.pointee
             guard c.connection == DRM_MODE_CONNECTED, c.count_modes > 0 else { continue }
             let name = DRMCalls.connectorName(type: c.connector_type, typeID: c.connector_type_id)
@@ -77,14 +77,14 @@ struct OutputChoice {
     }
 
     private static func pickCrtc(_ fd: Int32, connector c: drmModeConnector, resources res: drmModeRes, isUsed: (UInt32) -> Bool) -> UInt32? {
-        if c.encoder_id != 0, let encoder = drmModeGetEncoder(fd, c.encoder_id) {
-            defer { drmModeFreeEncoder(encoder) }
+        if c.encoder_id != 0, let encoder = DRMCalls.encoder(fd, c.encoder_id) {
+            defer { DRMCalls.free(encoder) }
             let crtc = encoder.pointee.crtc_id
             if crtc != 0 && !isUsed(crtc) { return crtc }
         }
         for e in 0..<Int(c.count_encoders) {
-            guard let encoder = drmModeGetEncoder(fd, c.encoders[e]) else { continue }
-            defer { drmModeFreeEncoder(encoder) }
+            guard let encoder = DRMCalls.encoder(fd, c.encoders[e]) else { continue }
+            defer { DRMCalls.free(encoder) }
             for k in 0..<Int(res.count_crtcs) where encoder.pointee.possible_crtcs & (1 << UInt32(k)) != 0 {
                 let crtc = res.crtcs[k]
                 if !isUsed(crtc) { return crtc }

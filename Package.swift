@@ -46,6 +46,7 @@ let package = Package(
         .testTarget(name: "SkeletonLayoutTests", dependencies: ["SkeletonLayout"]),
         .testTarget(name: "SkeletonRenderTests", dependencies: ["SkeletonRender", "SkeletonDisplay"]),
         .testTarget(name: "SkeletonToolTests", dependencies: ["SkeletonTools"]),
+        .testTarget(name: "SkeletonProtocolTests", dependencies: ["SkeletonProtocol", "SkeletonLayout"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -201,7 +201,7 @@ public struct LayoutDecoder {
 
     private mutating func decodeText(_ o: inout ObjectReader) -> TextSpec {
         var spec = TextSpec()
-        if let m = o.member("lines"), let v = reader.repeatCount(m.value, m.path, minimum: 1) { spec.lines = v }
+        if let m = o.member("lines"), let v = reader.repeatCount(m.value, m.path, in: 1...LayoutLimits.textLinesPerNode) { spec.lines = v }
         if let m = o.member("padding"), let v = decodeInsets(m.value, m.path) { spec.padding = v }
         if let m = o.member("lastLineAlignment"), let v = reader.enumeration(m.value, m.path, LastLineAlignment.self) {
             spec.lastLineAlignment = v
@@ -235,7 +235,7 @@ public struct LayoutDecoder {
         if !o.has("rowHeight") { reader.fail(path.key("rowHeight"), "missing key \"rowHeight\": a list needs a row height") }
         let row = o.member("row").flatMap { decodeNode($0.value, $0.path, isTemplate: true) }
         if !o.has("row") { reader.fail(path.key("row"), "missing key \"row\": a list needs a row template node") }
-        let rows = o.member("rows").flatMap { reader.repeatCount($0.value, $0.path, minimum: 0) }
+        let rows = o.member("rows").flatMap { reader.repeatCount($0.value, $0.path, in: 0...LayoutLimits.rowsPerList) }
         var sections: [ListSection]?
         if let m = o.member("sections"), let items = reader.array(m.value, m.path) {
             if o.has("rows") { reader.fail(path.key("rows"), "give \"rows\" per section when a list has \"sections\"") }
@@ -254,7 +254,7 @@ public struct LayoutDecoder {
         section.header = o.member("header").flatMap { decodeNode($0.value, $0.path, isTemplate: true) }
         section.headerHeight = o.member("headerHeight").flatMap { reader.number($0.value, $0.path, in: 0...16384) }
             ?? (section.header == nil ? 0 : defaultHeight)
-        if let m = o.member("rows"), let v = reader.repeatCount(m.value, m.path, minimum: 0) { section.rows = v }
+        if let m = o.member("rows"), let v = reader.repeatCount(m.value, m.path, in: 0...LayoutLimits.rowsPerList) { section.rows = v }
         section.footer = o.member("footer").flatMap { decodeNode($0.value, $0.path, isTemplate: true) }
         section.footerHeight = o.member("footerHeight").flatMap { reader.number($0.value, $0.path, in: 0...16384) }
             ?? (section.footer == nil ? 0 : defaultHeight)
@@ -272,7 +272,7 @@ public struct LayoutDecoder {
             if case .number = m.value, let v = reader.number(m.value, m.path, in: 0...16384) { spacing = (v, v) }
             else if case .number = m.value {} else if let pair = decodePair(m.value, m.path, minimum: 0) { spacing = pair }
         }
-        let items = o.member("items").flatMap { reader.repeatCount($0.value, $0.path, minimum: 0) } ?? .auto
+        let items = o.member("items").flatMap { reader.repeatCount($0.value, $0.path, in: 0...LayoutLimits.itemsPerGrid) } ?? .auto
         let item = o.member("item").flatMap { decodeNode($0.value, $0.path, isTemplate: true) }
         guard let size else { return nil }
         return GridSpec(itemWidth: size.0, itemHeight: size.1, spacingX: spacing.0, spacingY: spacing.1, items: items, item: item)

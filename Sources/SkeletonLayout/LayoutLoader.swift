@@ -12,6 +12,9 @@ public enum LayoutLoader {
         guard let layout = decoder.decodeLayout(document, defaultName: stem(of: file)) else {
             return .failure(LayoutError(file: file, issues: decoder.issues))
         }
+        // Counted before anything is placed: a small file can ask for hundreds of millions of shapes.
+        let excess = LayoutCensus.issues(of: layout)
+        if !excess.isEmpty { return .failure(LayoutError(file: file, issues: excess)) }
         let geometry = LayoutResolver.geometryIssues(of: layout)
         if !geometry.isEmpty { return .failure(LayoutError(file: file, issues: geometry)) }
         return .success(layout)

@@ -1,5 +1,8 @@
 /// Places a layout's nodes on an output: frames in design pixels through the scale rule into
 /// output pixels, text bars, list rows and grid items, and SkeletonView's hierarchy rules.
+/// Whatever the layout and the output size, it places no more than `LayoutLimits` allow (a
+/// loaded layout has been checked against them; anything else is cut short), and every shape
+/// is clipped to the output.
 public struct LayoutResolver {
     public let layout: Layout
     public let appearance: Appearance
@@ -8,6 +11,7 @@ public struct LayoutResolver {
     private let transform: ViewportTransform
     private var items: [DrawItem] = []
     private var shapeCount = 0
+    private var nodeCount = 0
     /// Text nodes too small for their fixed line count, by path (found at the design size).
     public private(set) var issues: [LayoutIssue] = []
     private var issuePaths: Set<String> = []
@@ -25,13 +29,25 @@ public struct LayoutResolver {
     public mutating func resolve() -> ResolvedLayout {
         items = []
         shapeCount = 0
+        nodeCount = 0
         let design = Rect(x: 0, y: 0, width: Double(layout.canvas.width), height: Double(layout.canvas.height))
         let context = Context(colors: Palette(tint: appearance.resolvedTint, gradient: appearance.resolvedGradient),
-                              text: TextMetrics(appearance: appearance), clip: design, skeletonAllowed: true, templatePath: nil)
+                              text: TextMetrics(appearance: appearance), clip: design.intersection(visibleDesignArea),
+                              skeletonAllowed: true)
         let root = resolveNode(layout.root, in: design, context: context)
         return ResolvedLayout(outputSize: outputSize, background: layout.canvas.background, transform: transform,
                               root: root, items: items)
     }
+
+    /// The output in design pixels. Under `fill` a canvas may map far beyond the output, and a
+    /// shape is only ever drawn on the output.
+    private var visibleDesignArea: Rect {
+        guard transform.scaleX > 0, transform.scaleY > 0 else { return .zero }
+        return Rect(x: -transform.offsetX / transform.scaleX, y: -transform.offsetY / transform.scaleY,
+                    width: Double(outputSize.width) / transform.scaleX, height: Double(outputSize.height) / transform.scaleY)
+    }
+
+    private var isFull: Bool { nodeCount >= LayoutLimits.nodes }
 
     /// Issues that only show once frames are known: text nodes too small for their line count.
     public static func geometryIssues(of layout: Layout) -> [LayoutIssue] {
@@ -75,12 +91,11 @@ public struct LayoutResolver {
         var clip: Rect
         /// False under a non-skeletonable ancestor.
         var skeletonAllowed: Bool
-        var templatePath: String?
     }
 
-    private mutating func resolveNode(_ node: Node, in parent: Rect, context: Context, frameOverride: Rect? = nil,
-                                      defaultRadius: Double? = nil) -> ResolvedNode {
-        let frame = frameOverride ?? node.frame.resolve(in: parent)
+    private mutating func resolveNode(_ node: Node, in parent: Rect, context: Context, defaultRadius: Double? = nil) -> ResolvedNode {
+        let frame = node.frame.resolve(in: parent)
+        nodeCount += 1
         var ctx = context
         if let tint = node.appearance.tint {
             ctx.colors = Palette(tint: tint, gradient: (node.appearance.gradient ?? .base(tint)).stops)
@@ -95,20 +110,25 @@ public struct LayoutResolver {
         let radius = node.shape == .circle ? min(frame.width, frame.height) / 2
             : (node.cornerRadius ?? defaultRadius ?? appearance.cornerRadius)
 
+        // SkeletonView hides a view only while its own skeleton is up: never under a non-skeletonable node.
+        let hidden = skeletonHere && node.hiddenWhenSkeletonActive
         var resolved = ResolvedNode(kind: node.kind, id: node.id, skeletonable: node.skeletonable, isSkeleton: false,
-                                    hidden: node.hiddenWhenSkeletonActive, frame: transform.map(frame), bars: [], children: [])
-        if node.hiddenWhenSkeletonActive { return resolved }
+                                    hidden: hidden, frame: transform.map(frame), bars: [], children: [])
+        if hidden { return resolved }
 
         let hasSkeletonChildren = skeletonHere && node.children.contains { $0.skeletonable }
         let isLeaf = node.kind == .text || node.kind == .image || (node.kind == .view && !hasSkeletonChildren)
         let drawsSkeleton = skeletonHere && isLeaf
-        if !drawsSkeleton, let background = node.background {
+        if !drawsSkeleton, let background = node.background, items.count < LayoutLimits.shapes {
             items.append(.content(ContentFill(rect: transform.map(frame), clip: transform.map(clip),
                                               cornerRadius: radius * transform.lengthScale, color: background)))
         }
         switch node.kind {
         case .view:
-            resolved.children = node.children.map { resolveNode($0, in: frame, context: ctx) }
+            for child in node.children {
+                if isFull { break }
+                resolved.children.append(resolveNode(child, in: frame, context: ctx))
+            }
         case .list:
             if let list = node.list { resolved.children = resolveList(list, frame: frame, context: ctx) }
         case .grid:
@@ -135,6 +155,7 @@ public struct LayoutResolver {
     }
 
     private mutating func addShape(_ rect: Rect, clip: Rect, radius: Double, palette: Palette, delay: Double) {
+        guard items.count < LayoutLimits.shapes else { return }
         let mapped = transform.map(rect)
         let r = min(radius * transform.lengthScale, min(mapped.width, mapped.height) / 2)
         items.append(.skeleton(SkeletonShape(rect: mapped, clip: transform.map(clip), cornerRadius: max(0, r),
@@ -143,24 +164,20 @@ public struct LayoutResolver {
         shapeCount += 1
     }
 
-    /// The bars of a text node in design pixels (behaviour reference, section 5).
+    /// The bars of a text node in design pixels (behaviour reference, section 5). Right to left,
+    /// the padding's left and right swap, as SkeletonView's padding insets do.
     private mutating func textBars(_ node: Node, frame: Rect, metrics m: TextMetrics) -> [Rect] {
         let spec = node.text ?? TextSpec()
-        let pad = spec.padding
+        var pad = spec.padding
+        if layout.canvas.direction == .rtl { (pad.left, pad.right) = (pad.right, pad.left) }
         let innerHeight = frame.height - pad.top - pad.bottom
-        let count: Int
-        switch spec.lines {
-        case .count(let n):
-            count = n
-            if innerHeight < m.lineHeight, !issuePaths.contains(node.path) {
-                issuePaths.insert(node.path)
-                issues.append(LayoutIssue(path: node.path + ".frame",
-                    message: "text node is too small for one line: its height after padding is \(JSONValue.formatNumber(innerHeight)), a line needs \(JSONValue.formatNumber(m.lineHeight)) (lines is \(n))"))
-            }
-        case .auto:
-            let fit = (innerHeight / (m.lineHeight + m.spacing)).rounded(.toNearestOrAwayFromZero)
-            count = innerHeight >= m.lineHeight ? max(1, Int(fit)) : 0
+        if case .count(let n) = spec.lines, innerHeight < m.lineHeight, !issuePaths.contains(node.path) {
+            issuePaths.insert(node.path)
+            issues.append(LayoutIssue(path: node.path + ".frame",
+                message: "text node is too small for one line: its height after padding is \(JSONValue.formatNumber(innerHeight)), a line needs \(JSONValue.formatNumber(m.lineHeight)) (lines is \(n))"))
         }
+        let lines = RepeatCounts.textLines(spec, height: frame.height, lineHeight: m.lineHeight, spacing: m.spacing)
+        let count = RepeatCounts.clamped(lines, to: min(LayoutLimits.textLinesPerNode, LayoutLimits.shapes - items.count))
         guard count > 0 else { return [] }
         let block = Double(count) * m.lineHeight + Double(count - 1) * m.spacing
         let top = spec.verticalAlignment == .top ? pad.top : pad.top + (innerHeight - block) / 2
@@ -187,50 +204,48 @@ public struct LayoutResolver {
         var children: [ResolvedNode] = []
         var y = frame.y
         for section in list.sections {
-            if let header = section.header, section.headerHeight > 0, y < frame.maxY {
+            if let header = section.header, section.headerHeight > 0, hasRoom(at: y, in: frame, placed: children.count) {
                 let cell = Rect(x: frame.x, y: y, width: frame.width, height: section.headerHeight)
-                children.append(resolveNode(header, in: cell, context: context, frameOverride: header.frame.resolve(in: cell)))
+                children.append(resolveNode(header, in: cell, context: context))
                 y += section.headerHeight
             }
-            let rows: Int
-            switch section.rows {
-            case .count(let n): rows = n
-            case .auto: rows = max(0, Int((max(0, frame.maxY - y) / list.rowHeight).rounded(.up)))
-            }
-            for _ in 0..<rows where y < frame.maxY {
+            let rows = RepeatCounts.clamped(RepeatCounts.listRows(section.rows, space: frame.maxY - y, rowHeight: list.rowHeight),
+                                            to: LayoutLimits.rowsPerList)
+            for _ in 0..<rows {
+                guard hasRoom(at: y, in: frame, placed: children.count) else { break }
                 let cell = Rect(x: frame.x, y: y, width: frame.width, height: list.rowHeight)
-                children.append(resolveNode(list.row, in: cell, context: context, frameOverride: list.row.frame.resolve(in: cell)))
+                children.append(resolveNode(list.row, in: cell, context: context))
                 y += list.rowHeight
             }
-            if let footer = section.footer, section.footerHeight > 0, y < frame.maxY {
+            if let footer = section.footer, section.footerHeight > 0, hasRoom(at: y, in: frame, placed: children.count) {
                 let cell = Rect(x: frame.x, y: y, width: frame.width, height: section.footerHeight)
-                children.append(resolveNode(footer, in: cell, context: context, frameOverride: footer.frame.resolve(in: cell)))
+                children.append(resolveNode(footer, in: cell, context: context))
                 y += section.footerHeight
             }
         }
         return children
     }
 
+    /// Whether a list can take another row (or header, or footer) at `y`.
+    private func hasRoom(at y: Double, in frame: Rect, placed: Int) -> Bool {
+        y < frame.maxY && placed < LayoutLimits.rowsPerList && !isFull
+    }
+
     private mutating func resolveGrid(_ grid: GridSpec, frame: Rect, context: Context, blockRadius: Double,
                                       node: Node) -> [ResolvedNode] {
         let stepX = grid.itemWidth + grid.spacingX
         let stepY = grid.itemHeight + grid.spacingY
-        let columns = max(1, Int(((frame.width + grid.spacingX) / stepX).rounded(.down)))
-        let count: Int
-        switch grid.items {
-        case .count(let n): count = n
-        case .auto:
-            let rows = max(1, Int(((frame.height + grid.spacingY) / stepY).rounded(.down)))
-            count = rows * columns
-        }
+        let count = RepeatCounts.clamped(RepeatCounts.gridItems(grid, width: frame.width, height: frame.height),
+                                         to: LayoutLimits.itemsPerGrid)
+        // More columns than items all stand in the first row.
+        let columns = max(1, RepeatCounts.clamped(RepeatCounts.gridColumns(grid, width: frame.width), to: LayoutLimits.itemsPerGrid))
         let template = grid.item ?? Node(kind: .view, cornerRadius: nil, path: node.path + ".item")
         var children: [ResolvedNode] = []
         for i in 0..<count {
             let cell = Rect(x: frame.x + Double(i % columns) * stepX, y: frame.y + Double(i / columns) * stepY,
                             width: grid.itemWidth, height: grid.itemHeight)
-            if cell.y >= frame.maxY { break }
-            children.append(resolveNode(template, in: cell, context: context, frameOverride: template.frame.resolve(in: cell),
-                                        defaultRadius: grid.item == nil ? blockRadius : nil))
+            if cell.y >= frame.maxY || isFull { break }
+            children.append(resolveNode(template, in: cell, context: context, defaultRadius: grid.item == nil ? blockRadius : nil))
         }
         return children
     }

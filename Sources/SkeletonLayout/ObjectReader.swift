@@ -19,10 +19,16 @@ public struct ObjectReader {
 
     public func has(_ key: String) -> Bool { members[key] != nil }
 
-    /// Issues for keys that were never asked for, in sorted order.
+    /// How many unknown keys an object's issues name; the rest are counted in one more issue,
+    /// so that no error (a reply to a line of 5,000 unknown keys) grows with its input.
+    public static let listedUnknownKeys = 5
+
+    /// Issues for keys that were never asked for, in sorted order: the first
+    /// `listedUnknownKeys` one by one, then how many more there are (at the object's path).
     public func unknownKeyIssues() -> [LayoutIssue] {
         let knownSet = Set(known)
-        return members.keys.filter { !knownSet.contains($0) }.sorted().map { key in
+        let unknown = members.keys.filter { !knownSet.contains($0) }.sorted()
+        var issues = unknown.prefix(Self.listedUnknownKeys).map { key in
             var message = "unknown key \"\(key)\""
             if let suggestion = ObjectReader.closest(to: key, in: known) {
                 message += " (did you mean \"\(suggestion)\"?)"
@@ -31,6 +37,10 @@ public struct ObjectReader {
             }
             return LayoutIssue(path: path.key(key).text, message: message)
         }
+        if unknown.count > Self.listedUnknownKeys {
+            issues.append(LayoutIssue(path: path.text, message: "and \(unknown.count - Self.listedUnknownKeys) more unknown keys"))
+        }
+        return issues
     }
 
     public static func closest(to word: String, in candidates: [String]) -> String? {

@@ -130,18 +130,19 @@ public struct ValueReader {
         }
     }
 
-    /// A count of at least `minimum`, or "auto".
-    public mutating func repeatCount(_ value: JSONValue, _ path: JSONPath, minimum: Int) -> RepeatCount? {
+    /// A count from `range`, or "auto".
+    public mutating func repeatCount(_ value: JSONValue, _ path: JSONPath, in range: ClosedRange<Int>) -> RepeatCount? {
+        let expected = "an integer from \(range.lowerBound) to \(range.upperBound) or \"auto\""
         if case .string(let s) = value {
             if s == "auto" { return .auto }
-            fail(path, "expected an integer of at least \(minimum) or \"auto\", found \"\(s)\"")
+            fail(path, "expected \(expected), found \"\(s)\"")
             return nil
         }
         guard case .number = value else {
-            fail(path, "expected an integer of at least \(minimum) or \"auto\", found \(value.typeDescription)")
+            fail(path, "expected \(expected), found \(value.typeDescription)")
             return nil
         }
-        return integer(value, path, in: minimum...100_000).map(RepeatCount.count)
+        return integer(value, path, in: range).map(RepeatCount.count)
     }
 
     /// A frame component: a number, "N%" or (for sizes) "fill".

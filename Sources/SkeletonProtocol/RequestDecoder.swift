@@ -67,10 +67,20 @@ public enum RequestDecoder {
         }
         if let first = reader.issues.first {
             let code: ProtocolError.Code = first.message.hasPrefix("bad layout name") ? .badLayoutName : .badRequest
-            let message = reader.issues.map { "field \"\($0.path)\": \($0.message)" }.joined(separator: "; ")
-            return fail(code, message)
+            return fail(code, message(listing: reader.issues))
         }
         return .success(Request(id: id, command: command))
+    }
+
+    /// How many problems an error reply names; with an object's unknown keys (five and a count) it fits.
+    static let listedIssues = 8
+
+    /// The first `listedIssues` issues and how many more: a reply stays far below the output
+    /// limit whatever the line held (30,000 bad gradient colours, 5,000 unknown keys).
+    private static func message(listing issues: [LayoutIssue]) -> String {
+        var parts = issues.prefix(listedIssues).map { $0.path.isEmpty ? $0.message : "field \"\($0.path)\": \($0.message)" }
+        if issues.count > listedIssues { parts.append("and \(issues.count - listedIssues) more problems") }
+        return parts.joined(separator: "; ")
     }
 
     /// A layout name: letters, digits, '-', '_' and '.', no slash, no "..".

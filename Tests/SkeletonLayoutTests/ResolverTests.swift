@@ -107,8 +107,6 @@ struct ResolverTests {
             {"kind": "view", "children": [
               {"kind": "view", "hiddenWhenSkeletonActive": true, "background": "#FF0000", "children": [
                 {"kind": "image", "id": "in", "frame": [0, 0, 10, 10]}]},
-              {"kind": "image", "frame": [0, 0, 10, 10], "skeletonable": false, "background": "#00FF00",
-               "hiddenWhenSkeletonActive": true},
               {"kind": "image", "frame": [20, 0, 10, 10]}
             ]}
             """#))
@@ -116,6 +114,26 @@ struct ResolverTests {
         #expect(resolved.shapeRects == [.xywh(20, 0, 10, 10)])
         #expect(resolved.root.children[0].hidden)
         #expect(resolved.root.children[0].children.isEmpty)
+    }
+
+    /// SkeletonView: hiddenWhenSkeletonActive "works only when isSkeletonable = true"; where the
+    /// skeleton is not active (the node or an ancestor is not skeletonable) the node is content.
+    @Test func onlySkeletonableNodesAreHidden() throws {
+        let resolved = try resolve(layoutText(root: #"""
+            {"kind": "view", "children": [
+              {"kind": "image", "frame": [0, 0, 10, 10], "skeletonable": false, "background": "#00FF00",
+               "hiddenWhenSkeletonActive": true},
+              {"kind": "view", "frame": [0, 20, 50, 50], "skeletonable": false, "children": [
+                {"kind": "view", "frame": [0, 0, 10, 10], "background": "#0000FF", "hiddenWhenSkeletonActive": true}]},
+              {"kind": "image", "frame": [20, 0, 10, 10]}
+            ]}
+            """#))
+        #expect(!resolved.root.children[0].hidden)
+        #expect(!resolved.root.children[1].children[0].hidden)
+        #expect(resolved.contentFills.map(\.rect) == [.xywh(0, 0, 10, 10), .xywh(0, 20, 10, 10)])
+        #expect(resolved.contentFills.map(\.color) == [Color(rgb: 0x00FF00), Color(rgb: 0x0000FF)])
+        #expect(resolved.shapeRects == [.xywh(20, 0, 10, 10)])
+        #expect(!resolved.root.json.jsonText.contains("hidden"))
     }
 
     @Test func cornerRadiiAndCircles() throws {

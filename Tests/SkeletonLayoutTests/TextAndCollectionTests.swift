@@ -90,6 +90,23 @@ struct TextBarTests {
         #expect(try bars("[0, 0, 200, 60]", #""lines": 1, "padding": 10, "verticalAlignment": "top""#) == [.xywh(10, 10, 126, 15)])
     }
 
+    /// Right to left, SkeletonView's padding insets swap left and right: the bars are the mirror
+    /// image of the left-to-right ones.
+    @Test func paddingRightToLeft() throws {
+        let padding = #""padding": {"top": 5, "left": 10, "bottom": 15, "right": 20}"#
+        let rtl = #"{"width": 1000, "height": 500, "direction": "rtl"}"#
+        #expect(try bars("[0, 0, 200, 100]", #""lines": "auto", "lastLineAlignment": "natural", \#(padding)"#, canvas: rtl) == [
+            .xywh(20, 12.5, 170, 15), .xywh(20, 37.5, 170, 15), .xywh(71, 62.5, 119, 15),
+        ])
+        #expect(try bars("[0, 0, 200, 100]", #""lines": "auto", "lastLineAlignment": "left", \#(padding)"#, canvas: rtl).last
+                == .xywh(20, 62.5, 119, 15))
+        #expect(try bars("[0, 0, 200, 100]", #""lines": "auto", "lastLineAlignment": "center", \#(padding)"#, canvas: rtl).last
+                == .xywh(45.5, 62.5, 119, 15))
+        // The left inset of 30 is kept at the node's right edge (250): the bar ends at 220.
+        #expect(try bars("[50, 0, 200, 60]", #""lines": 1, "padding": {"left": 30}, "verticalAlignment": "top", "lastLineAlignment": "natural""#,
+                         canvas: rtl) == [.xywh(101, 0, 119, 15)])
+    }
+
     @Test func lineMetricsFromAppearanceAndNode() throws {
         #expect(try bars("[0, 0, 200, 100]", #""lines": 2, "verticalAlignment": "top""#,
                          appearance: #"{"textLineHeight": 20, "textLineSpacing": 4}"#) == [.xywh(0, 0, 200, 20), .xywh(0, 24, 140, 20)])

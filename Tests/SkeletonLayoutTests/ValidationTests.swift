@@ -69,7 +69,7 @@ struct ValidationTests {
         expectIssue(withChildren(#"{"kind": "view", "background": 255}"#), "root.children[0].background",
                     "expected a colour string (a name, #RRGGBB, #RRGGBBAA, rgb() or rgba()), found a number")
         expectIssue(withChildren(#"{"kind": "text", "lines": "many"}"#),
-                    "root.children[0].lines", "expected an integer of at least 1 or \"auto\", found \"many\"")
+                    "root.children[0].lines", "expected an integer from 1 to 4096 or \"auto\", found \"many\"")
     }
 
     @Test func outOfRange() {
@@ -84,7 +84,7 @@ struct ValidationTests {
         expectIssue(withChildren("", extra: #""appearance": {"textLineHeight": 0}"#),
                     "appearance.textLineHeight", "0 is out of range: expected a number greater than 0, at most 4096")
         expectIssue(withChildren(#"{"kind": "text", "lines": 0}"#),
-                    "root.children[0].lines", "0 is out of range: expected an integer from 1 to 100000")
+                    "root.children[0].lines", "0 is out of range: expected an integer from 1 to 4096")
         expectIssue(withChildren(#"{"kind": "list", "rowHeight": 0, "row": {"kind": "view"}}"#),
                     "root.children[0].rowHeight", "0 is out of range: expected a number from 1 to 16384")
         expectIssue(withChildren(#"{"kind": "grid", "itemSize": [10, 0]}"#),

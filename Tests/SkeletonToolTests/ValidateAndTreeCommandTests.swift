@@ -67,6 +67,33 @@ struct ValidateCommandTests {
         #expect(result.status != 0)
         #expect(result.stderr.contains("Missing expected argument"), "\(result)")
     }
+
+    /// Small files that resolve to hundreds of millions of shapes (they took the daemon to 8 GB)
+    /// are refused with the path and the limit, in well under a second.
+    @Test func layoutsBeyondTheLimitsAreRefusedQuickly() throws {
+        let scratch = try Scratch()
+        let grid = try scratch.write("grid.json", #"""
+            {"canvas": {"width": 16384, "height": 16384},
+             "root": {"kind": "view", "children": [{"kind": "grid", "itemSize": [1, 1], "items": "auto"}]}}
+            """#)
+        let tall = try scratch.write("tall.json", #"""
+            {"canvas": {"width": 100, "height": 100},
+             "root": {"kind": "view", "children": [{"kind": "text", "frame": [0, 0, 100, 1e9], "lines": "auto"}]}}
+            """#)
+        let thin = try scratch.write("thin.json", #"""
+            {"canvas": {"width": 100, "height": 1000}, "appearance": {"textLineHeight": 0.0001, "textLineSpacing": 0},
+             "root": {"kind": "text", "lines": "auto"}}
+            """#)
+        var result: CommandResult?
+        let elapsed = try ContinuousClock().measure { result = try scratch.skeletond(["validate", grid, tall, thin]) }
+        #expect(result?.status == 1, "\(result.map(String.init(describing:)) ?? "")")
+        #expect(result?.stderrLines == [
+            "\(grid): root.children[0]: this grid resolves to 268435456 items; the limit is 16384 items per grid",
+            "\(tall): root.children[0]: this text node resolves to 40000000 lines; the limit is 4096 lines per text node",
+            "\(thin): root: this text node resolves to 10000000 lines; the limit is 4096 lines per text node",
+        ])
+        #expect(elapsed < .seconds(2))
+    }
 }
 
 @Suite("skeletond tree")

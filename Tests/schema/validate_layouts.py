@@ -5,6 +5,8 @@
 - Every config/layouts/*.json and benchmarks/*.json is valid against it, and its "$schema"
   (when present) points at the schema file.
 - Deliberately bad documents are rejected, and a few unusual but legal ones are accepted.
+- Documents the schema cannot fault but that resolve beyond skeletond's limits (a grid of
+  268 million items) are refused by `skeletond validate` in under a second.
 
 With --decoder PATH (or the SKELETOND environment variable) naming a built `skeletond`, every
 document is also run through `skeletond validate`, and the test fails when the Swift decoder
@@ -22,6 +24,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
@@ -89,6 +92,7 @@ BAD = [
     ("lines \"many\"", with_change(lambda d: child(d).update({"lines": "many"}))),
     ("lines 0", with_change(lambda d: child(d).update({"lines": 0}))),
     ("lines 1.5", with_change(lambda d: child(d).update({"lines": 1.5}))),
+    ("lines 4097", with_change(lambda d: child(d).update({"lines": 4097}))),
     ("text node with children", with_change(lambda d: child(d).update({"children": []}))),
     ("image node with children", with_change(lambda d: child(d, 1).update({"children": [{"kind": "view"}]}))),
     ("lines on an image", with_change(lambda d: child(d, 1).update({"lines": 2}))),
@@ -110,6 +114,10 @@ BAD = [
     ("grid without itemSize", with_change(add_child({"kind": "grid", "items": 3}))),
     ("grid itemSize of 0", with_change(add_child({"kind": "grid", "itemSize": [0, 10]}))),
     ("grid spacing with 3 values", with_change(add_child({"kind": "grid", "itemSize": [10, 10], "spacing": [1, 2, 3]}))),
+    ("list rows 16385", with_change(add_child({"kind": "list", "rowHeight": 20, "row": LIST_ROW, "rows": 16385}))),
+    ("section rows 16385", with_change(add_child(
+        {"kind": "list", "rowHeight": 20, "row": LIST_ROW, "sections": [{"rows": 16385}]}))),
+    ("grid items 16385", with_change(add_child({"kind": "grid", "itemSize": [10, 10], "items": 16385}))),
     ("grid items \"all\"", with_change(add_child({"kind": "grid", "itemSize": [10, 10], "items": "all"}))),
     ("gradient list of one colour", with_change(set_key(["appearance", "gradient"], ["clouds"]))),
     ("gradient object without base", with_change(set_key(["appearance", "gradient"], {"secondary": "clouds"}))),
@@ -127,6 +135,27 @@ BAD = [
     ("textLineHeight 0", with_change(set_key(["appearance", "textLineHeight"], 0))),
     ("scheme \"night\"", with_change(set_key(["appearance", "scheme"], "night"))),
 ]
+
+def hairline_text(doc):
+    doc["appearance"] = {"textLineHeight": 0.0001, "textLineSpacing": 0}
+    child(doc)["lines"] = "auto"
+
+
+# (name, document) pairs the schema accepts (a schema cannot count what "auto" resolves to) but
+# skeletond must refuse for going beyond its resolution limits, within LIMIT_SECONDS each.
+LIMITS = [
+    ("a grid of 268 million one-pixel items", {
+        "canvas": {"width": 16384, "height": 16384},
+        "root": {"kind": "view", "children": [{"kind": "grid", "itemSize": [1, 1], "items": "auto"}]}}),
+    ("a text node 1e9 high with auto lines", with_change(add_child(
+        {"kind": "text", "frame": [0, 0, 100, 1e9], "lines": "auto"}))),
+    ("textLineHeight 0.0001 with auto lines", with_change(hairline_text)),
+    ("a grid of lists, each within its limit, too many nodes together", {
+        "canvas": {"width": 16384, "height": 16384},
+        "root": {"kind": "grid", "itemSize": [1, 16384], "items": 16384,
+                 "item": {"kind": "list", "rowHeight": 1, "row": {"kind": "view"}}}}),
+]
+LIMIT_SECONDS = 1.0
 
 # (name, document) pairs the schema must accept: legal forms that are easy to get wrong.
 GOOD = [
@@ -240,6 +269,16 @@ def main():
         if args.decoder:
             ok, out = decoder_accepts(args.decoder, doc=doc)
             results.check(not ok, f"bad document accepted by skeletond: {name}", json.dumps(doc))
+
+    for name, doc in LIMITS:
+        error = first_error(validator, doc)
+        results.check(error is None, f"schema rejects a document within its bounds: {name}", error or "")
+        if args.decoder:
+            started = time.monotonic()
+            ok, out = decoder_accepts(args.decoder, doc=doc)
+            seconds = time.monotonic() - started
+            results.check(not ok and "the limit is" in out, f"skeletond accepted a layout beyond its limits: {name}", out)
+            results.check(seconds < LIMIT_SECONDS, f"skeletond took {seconds:.2f} s to refuse: {name}")
 
     for name, doc in GOOD:
         error = first_error(validator, copy.deepcopy(doc))

@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+@testable import SkeletonLayout
+
+/// What a layout may resolve to (`LayoutLimits`): refused at load, before anything is placed,
+/// with the path and the limit; and never exceeded by the resolver whatever it is given.
+@Suite("Resolution limits")
+struct LimitTests {
+    /// The issues of a layout that must be refused, and how long the refusal took.
+    func refusal(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> (issues: [LayoutIssue], seconds: Double) {
+        var issues: [LayoutIssue] = []
+        let elapsed = ContinuousClock().measure { issues = loadIssues(text, sourceLocation: sourceLocation) }
+        return (issues, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+    }
+
+    /// Loading without the census took seconds and gigabytes for each of these; now a few milliseconds.
+    static let fastEnough = 0.5
+
+    @Test func aGridOfOnePixelItemsOnTheLargestCanvas() {
+        let (issues, seconds) = refusal(layoutText(root: #"""
+            {"kind": "view", "children": [{"kind": "grid", "itemSize": [1, 1], "items": "auto"}]}
+            """#, canvas: #"{"width": 16384, "height": 16384}"#))
+        #expect(issues == [LayoutIssue(path: "root.children[0]",
+                                       message: "this grid resolves to 268435456 items; the limit is 16384 items per grid")])
+        #expect(seconds < Self.fastEnough)
+    }
+
+    @Test func aTextNodeAThousandMillionHighWithAutoLines() {
+        let (issues, seconds) = refusal(layoutText(root: #"""
+            {"kind": "view", "children": [{"kind": "text", "frame": [0, 0, 100, 1e9], "lines": "auto"}]}
+            """#))
+        #expect(issues == [LayoutIssue(path: "root.children[0]",
+                                       message: "this text node resolves to 40000000 lines; the limit is 4096 lines per text node")])
+        #expect(seconds < Self.fastEnough)
+    }
+
+    @Test func aTinyLineHeightWithAutoLines() {
+        let (issues, seconds) = refusal(layoutText(root: #"""
+            {"kind": "view", "children": [{"kind": "text", "frame": [0, 0, 100, 500], "lines": "auto"}]}
+            """#, extra: #""appearance": {"textLineHeight": 0.0001, "textLineSpacing": 0}"#))
+        #expect(issues == [LayoutIssue(path: "root.children[0]",
+                                       message: "this text node resolves to 5000000 lines; the limit is 4096 lines per text node")])
+        #expect(seconds < Self.fastEnough)
+    }
+
+    /// A count beyond what an Int holds used to trap in the resolver.
+    @Test func aFrameBeyondEveryIntegerIsRefusedNotACrash() {
+        let (issues, _) = refusal(layoutText(root: #"""
+            {"kind": "view", "children": [
+              {"kind": "text", "frame": [0, 0, 100, 1e300], "lines": "auto"},
+              {"kind": "list", "frame": [0, 0, 100, 1e300], "rowHeight": 1, "row": {"kind": "view"}},
+              {"kind": "grid", "frame": [0, 0, 1e300, 1e300], "itemSize": [1, 1]}
+            ]}
+            """#))
+        #expect(issues.map(\.path) == ["root.children[0]", "root.children[1]", "root.children[2]"])
+        #expect(issues.first?.message == "this text node resolves to more than 1000000000000000 lines; the limit is 4096 lines per text node")
+    }
+
+    @Test func listRowsCountHeadersAndFootersAcrossSections() {
+        let (issues, _) = refusal(layoutText(root: #"""
+            {"kind": "view", "children": [{"kind": "list", "frame": [0, 0, 100, 20000], "rowHeight": 1,
+              "row": {"kind": "view"}, "sections": [
+                {"header": {"kind": "view"}, "headerHeight": 1, "rows": 10000},
+                {"rows": 6383, "footer": {"kind": "view"}, "footerHeight": 1}]}]}
+            """#, canvas: #"{"width": 100, "height": 16384}"#))
+        #expect(issues == [LayoutIssue(path: "root.children[0]",
+            message: "this list resolves to 16385 rows (section headers and footers included); the limit is 16384 rows per list")])
+    }
+
+    @Test func limitsInsideTemplatesNameTheTemplatesPath() {
+        let (issues, _) = refusal(layoutText(root: #"""
+            {"kind": "list", "rowHeight": 100, "rows": 2, "row": {"kind": "view", "children": [
+              {"kind": "text", "lines": "auto", "textLineHeight": 0.001, "textLineSpacing": 0}]}}
+            """#))
+        #expect(issues == [LayoutIssue(path: "root.row.children[0]",
+                                       message: "this text node resolves to 100000 lines; the limit is 4096 lines per text node")])
+    }
+
+    /// Each list and grid within its limit, together too many: a grid of lists of 16384 rows.
+    @Test func totalsAreCountedThroughNestedTemplates() {
+        let (issues, seconds) = refusal(layoutText(root: #"""
+            {"kind": "grid", "itemSize": [1, 16384], "items": 16384, "item":
+              {"kind": "list", "rowHeight": 1, "row": {"kind": "view"}}}
+            """#, canvas: #"{"width": 16384, "height": 16384}"#))
+        #expect(issues == [
+            LayoutIssue(path: "root", message: "the layout resolves to 268451841 nodes (template instances included); the limit is 65536 nodes per layout"),
+            LayoutIssue(path: "root", message: "the layout resolves to 268435456 shapes (skeleton shapes, text bars and backgrounds); the limit is 65536 shapes per layout"),
+        ])
+        #expect(seconds < Self.fastEnough)
+    }
+
+    @Test func fixedCountsAreBoundedWhereTheyAreWritten() {
+        #expect(loadIssues(layoutText(root: #"{"kind": "text", "lines": 4097}"#)) == [
+            LayoutIssue(path: "root.lines", message: "4097 is out of range: expected an integer from 1 to 4096")])
+        #expect(loadIssues(layoutText(root: #"{"kind": "list", "rowHeight": 1, "rows": 16385, "row": {"kind": "view"}}"#)) == [
+            LayoutIssue(path: "root.rows", message: "16385 is out of range: expected an integer from 0 to 16384")])
+        #expect(loadIssues(layoutText(root: #"{"kind": "grid", "itemSize": [1, 1], "items": 16385}"#)) == [
+            LayoutIssue(path: "root.items", message: "16385 is out of range: expected an integer from 0 to 16384")])
+    }
+
+    @Test func aLayoutAtTheLimitsLoadsAndResolvesToThem() throws {
+        let resolved = try resolve(layoutText(root: #"""
+            {"kind": "view", "children": [
+              {"kind": "grid", "frame": [0, 0, 128, 128], "itemSize": [1, 1]},
+              {"kind": "text", "frame": [200, 0, 100, 16384], "lines": "auto", "textLineHeight": 1, "textLineSpacing": 3}
+            ]}
+            """#, canvas: #"{"width": 1000, "height": 16384}"#))
+        #expect(resolved.root.children[0].children.count == 16384)
+        #expect(resolved.root.children[1].bars.count == 4096)
+        #expect(resolved.skeletonShapes.count == 16384 + 4096)
+    }
+
+    /// The daemon's start layout comes through `load(path:)`; refused, the daemon falls back to the built-in one.
+    @Test func loadingSuchAFileFailsWithThePathAndTheLimit() throws {
+        let file = FileManager.default.temporaryDirectory.path + "/limits-\(UUID().uuidString).json"
+        try Data(#"{"canvas": {"width": 16384, "height": 16384}, "root": {"kind": "grid", "itemSize": [1, 1]}}"#.utf8)
+            .write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        guard case .failure(let error) = LayoutLoader.load(path: file) else {
+            Issue.record("a layout of 268 million items loaded")
+            return
+        }
+        #expect(error.lines == ["\(file): root: this grid resolves to 268435456 items; the limit is 16384 items per grid"])
+    }
+
+    /// A layout built in code skips the census; the resolver still stops at the limits, quickly.
+    @Test func theResolverClampsWhatNoLoaderChecked() {
+        let rows = Node(kind: .list, list: ListSpec(rowHeight: 1, row: Node(kind: .view, children: [
+            Node(kind: .text, text: TextSpec(lines: .auto)), Node(kind: .view, background: .white),
+        ]), sections: [ListSection()]))
+        let root = Node(kind: .grid, grid: GridSpec(itemWidth: 1, itemHeight: 16384, item: rows))
+        let layout = Layout(name: "bomb", canvas: CanvasSpec(width: 16384, height: 16384),
+                            appearance: Appearance(textLineHeight: 0.0001, textLineSpacing: 0), root: root)
+        var resolved: ResolvedLayout?
+        let elapsed = ContinuousClock().measure {
+            var resolver = LayoutResolver(layout: layout, outputSize: Size(width: 640, height: 480))
+            resolved = resolver.resolve()
+        }
+        func nodes(_ n: ResolvedNode) -> Int { 1 + n.children.map(nodes).reduce(0, +) }
+        #expect(nodes(resolved!.root) == LayoutLimits.nodes)
+        #expect(resolved!.items.count == LayoutLimits.shapes)
+        #expect(resolved!.root.children[0].children[0].children[0].bars.count == LayoutLimits.textLinesPerNode)
+        #expect(elapsed < .seconds(5))
+    }
+
+    /// Under `fill` a tall canvas maps far beyond a wide output; shapes are clipped to the output.
+    @Test func shapesAreClippedToTheOutput() throws {
+        let resolved = try resolve(layoutText(root: #"{"kind": "view"}"#, canvas: #"{"width": 1, "height": 16384, "scale": "fill"}"#),
+                                   size: Size(width: 1920, height: 1080))
+        #expect(resolved.skeletonShapes.map(\.clip) == [.xywh(0, 0, 1920, 1080)])
+    }
+}

@@ -21,6 +21,9 @@ let package = Package(
         .target(name: "SkeletonTools", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay"]),
         .target(name: "SkeletonProtocol", dependencies: ["SkeletonLayout"]),
         .target(name: "CSkeletonSystem"),
+        .target(name: "SkeletonCLI", dependencies: [
+            "SkeletonLayout", "SkeletonProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         .target(name: "SkeletonDaemon",
                 dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "SkeletonProtocol", "CSkeletonSystem"]),
         .executableTarget(
@@ -28,6 +31,7 @@ let package = Package(
             dependencies: [
                 "SkeletonTools",
                 "SkeletonDaemon",
+                "SkeletonCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -35,6 +39,7 @@ let package = Package(
             name: "skeletonctl",
             dependencies: [
                 "SkeletonProtocol",
+                "SkeletonCLI",
                 "CSkeletonSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -43,6 +48,8 @@ let package = Package(
         .testTarget(name: "SkeletonLayoutTests", dependencies: ["SkeletonLayout"]),
         .testTarget(name: "SkeletonRenderTests", dependencies: ["SkeletonRender", "SkeletonDisplay"]),
         .testTarget(name: "SkeletonToolTests", dependencies: ["SkeletonTools"]),
+        .testTarget(name: "SkeletonProtocolTests", dependencies: ["SkeletonProtocol", "SkeletonCLI"]),
+        .testTarget(name: "SkeletonDisplayTests", dependencies: ["SkeletonDisplay"]),
     ],
     swiftLanguageModes: [.v6]
 )

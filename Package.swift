@@ -24,6 +24,9 @@ let package = Package(
         .target(name: "SkeletonTools", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "CSkeletonSystem"]),
         .target(name: "SkeletonProtocol", dependencies: ["SkeletonLayout"]),
         .target(name: "CSkeletonSystem"),
+        .target(name: "SkeletonCLI", dependencies: [
+            "SkeletonLayout", "SkeletonProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         .target(name: "SkeletonDaemon",
                 dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "SkeletonProtocol", "CSkeletonSystem"]),
         .executableTarget(
@@ -31,6 +34,7 @@ let package = Package(
             dependencies: [
                 "SkeletonTools",
                 "SkeletonDaemon",
+                "SkeletonCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -38,6 +42,7 @@ let package = Package(
             name: "skeletonctl",
             dependencies: [
                 "SkeletonProtocol",
+                "SkeletonCLI",
                 "CSkeletonSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -46,7 +51,8 @@ let package = Package(
         .testTarget(name: "SkeletonLayoutTests", dependencies: ["SkeletonLayout"]),
         .testTarget(name: "SkeletonRenderTests", dependencies: ["SkeletonRender", "SkeletonDisplay"]),
         .testTarget(name: "SkeletonToolTests", dependencies: ["SkeletonTools"]),
-        .testTarget(name: "SkeletonProtocolTests", dependencies: ["SkeletonProtocol", "SkeletonLayout"]),
+        .testTarget(name: "SkeletonProtocolTests", dependencies: ["SkeletonProtocol", "SkeletonCLI"]),
+        .testTarget(name: "SkeletonDisplayTests", dependencies: ["SkeletonDisplay"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -37,7 +37,14 @@ public enum JSONValue: Sendable, Equatable {
     /// The value as compact JSON text, with object keys sorted so output is stable.
     public var jsonText: String {
         var out = ""
-        write(to: &out)
+        write(to: &out, number: JSONValue.formatNumber)
+        return out
+    }
+
+    /// Compact JSON text like `jsonText`, but every number reads back as the very same double.
+    public var exactJSONText: String {
+        var out = ""
+        write(to: &out, number: JSONValue.exactNumber)
         return out
     }
 
@@ -61,17 +68,17 @@ public enum JSONValue: Sendable, Equatable {
         return nil
     }
 
-    private func write(to out: inout String) {
+    private func write(to out: inout String, number: (Double) -> String) {
         switch self {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
-        case .number(let n): out += JSONValue.formatNumber(n)
+        case .number(let n): out += number(n)
         case .string(let s): JSONValue.writeString(s, to: &out)
         case .array(let items):
             out += "["
             for (i, item) in items.enumerated() {
                 if i > 0 { out += "," }
-                item.write(to: &out)
+                item.write(to: &out, number: number)
             }
             out += "]"
         case .object(let members):
@@ -80,7 +87,7 @@ public enum JSONValue: Sendable, Equatable {
                 if i > 0 { out += "," }
                 JSONValue.writeString(key, to: &out)
                 out += ":"
-                members[key]!.write(to: &out)
+                members[key]!.write(to: &out, number: number)
             }
             out += "}"
         }
@@ -100,6 +107,13 @@ public enum JSONValue: Sendable, Equatable {
         let whole = String(magnitude / 1_000_000)
         let body = fraction.isEmpty ? whole : whole + "." + fraction
         return negative ? "-" + body : body
+    }
+
+    /// Integers without a fraction, others in the shortest form that reads back exactly.
+    private static func exactNumber(_ n: Double) -> String {
+        guard n.isFinite else { return "null" }
+        if n == n.rounded(), abs(n) < 1e15 { return String(Int64(n)) }
+        return n.description
     }
 
     private static func writeString(_ s: String, to out: inout String) {

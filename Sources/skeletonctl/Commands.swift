@@ -1,4 +1,5 @@
 import ArgumentParser
+import SkeletonCLI
 import SkeletonLayout
 import SkeletonProtocol
 
@@ -6,19 +7,16 @@ struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show the skeleton (a layout of the layouts directory).")
     @OptionGroup var connection: ConnectionOptions
     @Argument(help: "Layout name (default: the one in force).") var layout: String?
-    @OptionGroup var presentation: PresentationFlags
-    @Option(help: "Seconds to wait before showing; a hide meanwhile cancels the show.") var delay: Double?
-    @Option(help: "none or crossDissolve[:SECONDS].") var transition: String?
+    @OptionGroup var presentation: PresentationOptions
+    @Flag(help: "Drop the overrides earlier commands left in force: the layout's own look, these options on top.")
+    var reset = false
+    @Option(help: "Seconds to wait before showing; a hide meanwhile cancels the show.") var delay: Double = 0
+    @Option(help: "none or crossDissolve[:SECONDS].", transform: OptionValues.transition) var transition: TransitionSpec?
     @Flag(help: "Return once the show transition has finished.") var wait = false
 
     func run() throws {
-        var request: [String: JSONValue] = ["command": "show"]
-        if let layout { request["layout"] = .string(layout) }
-        presentation.apply(to: &request)
-        if let delay { request["delay"] = .number(delay) }
-        if let transition { request["transition"] = try transitionJSON(transition) }
-        if wait { request["wait"] = true }
-        try connection.call(request)
+        try connection.call(.show(ShowRequest(layout: layout, delay: delay, transition: transition,
+                                              overrides: presentation.overrides, reset: reset, wait: wait)))
     }
 }
 
@@ -26,29 +24,28 @@ struct Update: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Change the shown skeleton's presentation or layout.")
     @OptionGroup var connection: ConnectionOptions
     @Argument(help: "Layout name to switch to.") var layout: String?
-    @OptionGroup var presentation: PresentationFlags
+    @OptionGroup var presentation: PresentationOptions
+    @Flag(help: "Drop the overrides earlier commands left in force: the layout's own look, these options on top.")
+    var reset = false
+    @Option(help: "How a change that redraws everything dissolves: none or crossDissolve[:SECONDS].",
+            transform: OptionValues.transition)
+    var transition: TransitionSpec?
 
     func run() throws {
-        var request: [String: JSONValue] = ["command": "update"]
-        if let layout { request["layout"] = .string(layout) }
-        presentation.apply(to: &request)
-        try connection.call(request)
+        try connection.call(.update(UpdateRequest(layout: layout, transition: transition,
+                                                  overrides: presentation.overrides, reset: reset)))
     }
 }
 
 struct Hide: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Hide the skeleton.")
     @OptionGroup var connection: ConnectionOptions
-    @Option(help: "none or crossDissolve[:SECONDS].") var transition: String?
+    @Option(help: "none or crossDissolve[:SECONDS].", transform: OptionValues.transition) var transition: TransitionSpec?
     @Flag(help: "Leave the last frame on screen and hand the display to the next program.") var retain = false
     @Flag(help: "Return once the hide transition has finished.") var wait = false
 
     func run() throws {
-        var request: [String: JSONValue] = ["command": "hide"]
-        if let transition { request["transition"] = try transitionJSON(transition) }
-        if retain { request["retain"] = true }
-        if wait { request["wait"] = true }
-        try connection.call(request)
+        try connection.call(.hide(HideRequest(transition: transition, retain: retain, wait: wait)))
     }
 }
 
@@ -58,7 +55,7 @@ struct Status: ParsableCommand {
     @Flag(help: "Print the reply as JSON.") var json = false
 
     func run() throws {
-        try connection.call(["command": "status"]) { reply in
+        try connection.call(.status) { reply in
             if json { printReplyFields(reply); return }
             let j = reply.json
             var lines = ["state: \(j["state"]?.stringValue ?? "?")"]
@@ -85,23 +82,23 @@ struct Status: ParsableCommand {
 struct Tree: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Print the resolved node tree of the layout in force.")
     @OptionGroup var connection: ConnectionOptions
-    func run() throws { try connection.call(["command": "tree"]) { print($0.json["tree"]?.jsonText ?? "null") } }
+    func run() throws { try connection.call(.tree) { print($0.json["tree"]?.jsonText ?? "null") } }
 }
 
 struct Ping: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Check that the daemon answers.")
     @OptionGroup var connection: ConnectionOptions
-    func run() throws { try connection.call(["command": "ping"]) }
+    func run() throws { try connection.call(.ping) }
 }
 
 struct Reload: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Re-read settings and layouts.")
     @OptionGroup var connection: ConnectionOptions
-    func run() throws { try connection.call(["command": "reload"]) }
+    func run() throws { try connection.call(.reload) }
 }
 
 struct Quit: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Stop the daemon (restoring the display).")
     @OptionGroup var connection: ConnectionOptions
-    func run() throws { try connection.call(["command": "quit"]) }
+    func run() throws { try connection.call(.quit) }
 }

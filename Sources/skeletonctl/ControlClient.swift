@@ -22,9 +22,9 @@ struct ControlClient {
 
     /// Sends one request and reads its reply, waiting at most `timeout` seconds for it: a
     /// script at boot must never hang on a daemon that stopped answering.
-    func send(_ request: JSONValue, timeout: Double) -> Result<Reply, ClientFailure> {
+    func send(_ request: Request, timeout: Double) -> Result<Reply, ClientFailure> {
         let deadline = monotonicNow() + timeout
-        var bytes = Array((request.jsonText + "\n").utf8)
+        var bytes = RequestEncoder.line(request)
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeMutableBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }

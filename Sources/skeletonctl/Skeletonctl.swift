@@ -44,7 +44,7 @@ struct ConnectionOptions: ParsableArguments {
     }
 
     /// Sends the request, prints the error of an error reply, and exits 0, 1 or 2.
-    func call(_ request: [String: JSONValue], output: (Reply) -> Void = { _ in }) throws {
+    func call(_ command: Command, output: (Reply) -> Void = { _ in }) throws {
         let client: ControlClient
         switch ControlClient.connect(path: path) {
         case .success(let c): client = c
@@ -53,7 +53,7 @@ struct ConnectionOptions: ParsableArguments {
             throw ExitCode(2)
         }
         defer { client.close() }
-        switch client.send(.object(request), timeout: timeout) {
+        switch client.send(Request(command: command), timeout: timeout) {
         case .failure(let f):
             printError(f.message)
             throw ExitCode(2)
@@ -67,63 +67,6 @@ struct ConnectionOptions: ParsableArguments {
             throw ExitCode(1)
         }
     }
-}
-
-/// Presentation overrides, in the protocol's field names and shapes.
-struct PresentationFlags: ParsableArguments {
-    @Option(help: "solid or gradient.")
-    var style: String?
-
-    @Flag(inversion: .prefixedNo, help: "Animate (pulse or sliding).")
-    var animated: Bool?
-
-    @Option(help: "leftRight, rightLeft, topBottom, bottomTop, topLeftBottomRight or bottomRightTopLeft.")
-    var direction: String?
-
-    @Option(help: "Seconds per sweep (or per pulse half-cycle).")
-    var duration: Double?
-
-    @Option(help: "Skeleton colour: a flat colour name, #RRGGBB, #RRGGBBAA, rgb() or rgba().")
-    var tint: String?
-
-    @Option(help: "Gradient colours C1,C2[,C3...] (two colours: base and secondary).")
-    var gradient: String?
-
-    @Option(help: "light or dark.")
-    var scheme: String?
-
-    @Flag(name: .customLong("reduced-motion"), inversion: .prefixedNo, help: "Stop all movement (or allow it again).")
-    var reducedMotion: Bool?
-
-    func apply(to request: inout [String: JSONValue]) {
-        if let style { request["style"] = .string(style) }
-        if let animated { request["animated"] = .bool(animated) }
-        if let reducedMotion { request["reducedMotion"] = .bool(reducedMotion) }
-        var animation: [String: JSONValue] = [:]
-        if let direction { animation["direction"] = .string(direction) }
-        if let duration { animation["duration"] = .number(duration) }
-        if !animation.isEmpty { request["animation"] = .object(animation) }
-        if let tint { request["tint"] = .string(tint) }
-        if let gradient {
-            let colors = gradient.split(separator: ",").map { JSONValue.string(String($0)) }
-            request["gradient"] = colors.count == 2 ? ["base": colors[0], "secondary": colors[1]] : .array(colors)
-        }
-        if let scheme { request["scheme"] = .string(scheme) }
-    }
-}
-
-/// `none` or `crossDissolve[:SECONDS]`.
-func transitionJSON(_ text: String) throws -> JSONValue {
-    if text == "none" { return ["kind": "none"] }
-    let parts = text.split(separator: ":", maxSplits: 1)
-    guard parts.first == "crossDissolve" else {
-        throw ValidationError("--transition must be none or crossDissolve[:SECONDS], not \"\(text)\"")
-    }
-    guard parts.count == 2 else { return ["kind": "crossDissolve"] }
-    guard let seconds = Double(parts[1]), seconds >= 0 else {
-        throw ValidationError("--transition crossDissolve:SECONDS needs a number of seconds, not \"\(parts[1])\"")
-    }
-    return ["kind": "crossDissolve", "duration": .number(seconds)]
 }
 
 func printError(_ line: String) {

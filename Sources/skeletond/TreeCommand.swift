@@ -1,4 +1,5 @@
 import ArgumentParser
+import SkeletonCLI
 import SkeletonLayout
 import SkeletonTools
 

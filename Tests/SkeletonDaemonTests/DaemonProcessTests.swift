@@ -257,6 +257,32 @@ import Testing
         #expect(hung.err.contains("no reply from skeletond at \(mutePath) within 0.3 s"))
     }
 
+    @Test func skeletonctlResetReturnsToTheLayoutsOwnLook() throws {
+        let d = try DaemonProcess(layouts: ["still": Self.staticLayout], startLayout: "still")
+        let ctl = builtExecutable("skeletonctl")
+        let env = ["SKELETOND_SOCKET": d.socketPath]
+        func look() -> (tint: JSONValue?, style: JSONValue?, animated: JSONValue?) {
+            let status = try? d.connect().request(#"{"command": "status"}"#)
+            return (status?["appearance"]?["tint"], status?["presentation"]?["style"], status?["presentation"]?["animated"])
+        }
+        #expect(look().tint == "#ECF0F1")
+        #expect(try runTool(ctl, ["update", "--tint", "alizarin", "--style", "gradient", "--animated"], environment: env).status == 0)
+        #expect(look().tint == "#E74C3C")
+        #expect(try runTool(ctl, ["update", "--transition", "none"], environment: env).status == 0)
+        #expect(look().tint == "#E74C3C", "overrides stay in force")
+        let reset = try runTool(ctl, ["update", "--reset"], environment: env)
+        #expect(reset.status == 0, "\(reset.err)")
+        #expect(look() == ("#ECF0F1", "solid", false), "the layout's own look")
+        // show --reset: the layout's look with the request's own overrides on top.
+        #expect(try runTool(ctl, ["update", "--tint", "alizarin", "--animated"], environment: env).status == 0)
+        #expect(try runTool(ctl, ["show", "--reset", "--scheme", "dark"], environment: env).status == 0)
+        #expect(look() == ("#1C2325", "solid", false))
+        // Values the daemon would refuse are refused before anything is sent.
+        let bad = try runTool(ctl, ["update", "--reset", "--duration", "0"], environment: env)
+        #expect(bad.status == 64)
+        #expect(bad.err.contains("0 is out of range: expected a number greater than 0, at most 600"), "\(bad.err)")
+    }
+
     @Test func snapshotShowsWhatRenderDraws() throws {
         let snapshot = FileManager.default.temporaryDirectory.appendingPathComponent("snap-\(UUID().uuidString.prefix(8)).png").path
         defer { try? FileManager.default.removeItem(atPath: snapshot) }

@@ -90,11 +90,11 @@ struct RenderCommandTests {
         let pulse = try scratch.png("pulse.png")
         for (x, y) in [(20, 20), (70, 50), (119, 79)] { expectPixel(pulse, x, y, cloudsComplement) }
         // Not animated: the tint.
-        #expect(try scratch.skeletond(["render", layout, "--out", "solid.png", "--style", "solid", "--animated", "false", "--at", "1"]).status == 0)
+        #expect(try scratch.skeletond(["render", layout, "--out", "solid.png", "--style", "solid", "--no-animated", "--at", "1"]).status == 0)
         let solid = try scratch.png("solid.png")
         for (x, y) in [(20, 20), (70, 50), (119, 79)] { expectPixel(solid, x, y, clouds) }
         // The static gradient: base at the top row, complement in the middle.
-        #expect(try scratch.skeletond(["render", layout, "--out", "grad.png", "--animated", "false", "--at", "1"]).status == 0)
+        #expect(try scratch.skeletond(["render", layout, "--out", "grad.png", "--no-animated", "--at", "1"]).status == 0)
         let gradient = try scratch.png("grad.png")
         expectPixel(gradient, 70, 20, clouds, tolerance: 1)
         expectPixel(gradient, 70, 50, cloudsComplement, tolerance: 1)
@@ -116,6 +116,26 @@ struct RenderCommandTests {
         // Dark pulse at 1 s: darkClouds' complement.
         #expect(try scratch.skeletond(["render", layout, "--out", "darkpulse.png", "--scheme", "dark", "--style", "solid", "--at", "1"]).status == 0)
         expectPixel(try scratch.png("darkpulse.png"), 70, 50, 0x262F32)
+    }
+
+    /// The options skeletonctl has too: the animation's parameters and the gradient.
+    @Test func animationAndGradientOptions() throws {
+        let scratch = try Scratch()
+        let layout = try scratch.write("sample.json", sampleLayout)
+        #expect(try scratch.skeletond(["render", layout, "--out", "half.png", "--at", String(halfwayTime)]).status == 0)
+        let result = try scratch.skeletond(["render", layout, "--out", "slow.png", "--duration", "3", "--at", String(halfwayTime * 2)])
+        #expect(result.status == 0, "\(result)")
+        #expect(try scratch.png("slow.png").pixels == scratch.png("half.png").pixels, "twice the duration: the same frame at twice the time")
+        #expect(try scratch.skeletond(["render", layout, "--out", "start.png"]).status == 0)
+        #expect(try scratch.skeletond(["render", layout, "--out", "paused.png", "--pause", "1", "--at", String(1.5 + 0.5)]).status == 0)
+        #expect(try scratch.png("paused.png").pixels == scratch.png("start.png").pixels, "resting between sweeps")
+        #expect(try scratch.skeletond(["render", layout, "--out", "still.png", "--reduced-motion", "--at", String(halfwayTime)]).status == 0)
+        expectPixel(try scratch.png("still.png"), 70, 50, clouds, tolerance: 1)
+        let gradient = try scratch.skeletond(["render", layout, "--out", "g.png", "--no-animated", "--gradient", "#000000,rgb(0, 0, 255)"])
+        #expect(gradient.status == 0, "\(gradient)")
+        let image = try scratch.png("g.png")
+        expectPixel(image, 70, 20, 0x000000, tolerance: 1)
+        expectPixel(image, 70, 50, 0x0000FF, tolerance: 5)
     }
 
     @Test func ppmOutput() throws {
@@ -169,7 +189,8 @@ struct RenderCommandTests {
         let scratch = try Scratch()
         let layout = try scratch.write("sample.json", sampleLayout)
         for (option, value) in [("--tint", "cloudz"), ("--size", "12by4"), ("--style", "shiny"), ("--scheme", "dim"),
-                                ("--direction", "up"), ("--at", "soon")] {
+                                ("--direction", "up"), ("--at", "soon"), ("--duration", "0"),
+                                ("--gradient", "clouds,nope"), ("--timing", "slow"), ("--space", "world")] {
             let result = try scratch.skeletond(["render", layout, "--out", "out.png", option, value])
             #expect(result.status != 0, "\(option) \(value) must fail")
             #expect(result.stderr.contains(option) || result.stderr.contains(value), "\(option) \(value): \(result.stderr)")

@@ -1,0 +1,64 @@
+import ArgumentParser
+import SkeletonCLI
+import SkeletonLayout
+import Testing
+
+@Suite("Presentation options, shared by skeletond render and skeletonctl")
+struct PresentationOptionsTests {
+    @Test func everyOptionBecomesItsOverride() throws {
+        let options = try PresentationOptions.parse([
+            "--style", "gradient", "--animated", "--direction", "topBottom", "--duration", "0.8", "--timing", "easeOut",
+            "--no-autoreverse", "--pause", "0.5", "--space", "screen", "--stagger", "0.05", "--tint", "rgba(16, 32, 48, 0.5)",
+            "--gradient", "clouds,#102030", "--scheme", "dark", "--reduced-motion",
+        ])
+        #expect(options.overrides == PresentationOverrides(
+            style: .gradient, animated: true, direction: .topBottom, duration: 0.8, timing: .easeOut, autoreverse: false,
+            pause: 0.5, space: .screen, stagger: 0.05, reducedMotion: true, tint: Color(red: 16, green: 32, blue: 48, alpha: 128),
+            gradient: .baseAndSecondary(Color.named["clouds"]!, Color(rgb: 0x102030)), scheme: .dark))
+        #expect(try PresentationOptions.parse(["--no-animated", "--no-reduced-motion", "--autoreverse"]).overrides ==
+            PresentationOverrides(animated: false, autoreverse: true, reducedMotion: false))
+        #expect(try PresentationOptions.parse([]).overrides.isEmpty)
+    }
+
+    @Test func gradientsAsInALayoutFile() throws {
+        func gradient(_ text: String) throws -> GradientSpec? { try PresentationOptions.parse(["--gradient", text]).gradient }
+        #expect(try gradient("peterRiver") == .base(Color(rgb: 0x3498DB)))
+        #expect(try gradient("rgb(1, 2, 3),rgba(4,5,6,1)") == .baseAndSecondary(Color(rgb: 0x010203), Color(rgb: 0x040506)))
+        #expect(try gradient("#000000, #808080 ,#FFFFFF") == .colors([Color(rgb: 0), Color(rgb: 0x808080), Color(rgb: 0xFFFFFF)]))
+    }
+
+    /// Refused with the message the layout files' colour parser and the daemon's range checks give.
+    @Test("bad values are refused with the reason", arguments: [
+        (["--tint", "cloudz"], "unknown colour \"cloudz\""),
+        (["--gradient", "clouds,rgb(1,2)"], "rgb takes 3 values, found 2"),
+        (["--gradient", "clouds,"], "unknown colour \"\""),
+        (["--duration", "0"], "0 is out of range: expected a number greater than 0, at most 600"),
+        (["--pause", "601"], "601 is out of range: expected a number from 0 to 600"),
+        (["--stagger=-1"], "-1 is out of range: expected a number from 0 to 60"),
+        (["--style", "shiny"], "shiny"),
+        (["--space", "world"], "world"),
+    ])
+    func badValues(arguments: [String], reason: String) {
+        do {
+            _ = try PresentationOptions.parse(arguments)
+            Issue.record("\(arguments) was accepted")
+        } catch {
+            let message = PresentationOptions.message(for: error)
+            #expect(message.contains(reason), "\(arguments): \(message)")
+        }
+    }
+
+    @Test func transitions() throws {
+        #expect(try OptionValues.transition("none") == TransitionSpec.none)
+        #expect(try OptionValues.transition("crossDissolve") == .default)
+        #expect(try OptionValues.transition("crossDissolve:0.5") == .crossDissolve(duration: 0.5))
+        for (text, reason) in [("sideways", "expected none or crossDissolve[:SECONDS]"), ("crossDissolve:soon", "not \"soon\""),
+                               ("crossDissolve:61", "61 is out of range: expected a number from 0 to 60"),
+                               ("crossDissolve:-1", "-1 is out of range")] {
+            #expect(throws: ValidationError.self, "\(text)") { try OptionValues.transition(text) }
+            do { _ = try OptionValues.transition(text) } catch let error as ValidationError {
+                #expect(error.message.contains(reason), "\(text): \(error.message)")
+            } catch {}
+        }
+    }
+}

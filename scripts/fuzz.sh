@@ -4,10 +4,11 @@
 #   scripts/fuzz.sh full [TARGET...]    each to 1,000,000 executions (`make fuzz`)
 #   scripts/fuzz.sh short [TARGET...]   each for 10 s, then every input of fuzz/regressions/ (`make test`)
 #   scripts/fuzz.sh replay [TARGET...]  only the inputs of fuzz/regressions/
-#   scripts/fuzz.sh build               only the build
+#   scripts/fuzz.sh build [TARGET...]   only the build
 #
-# Targets: layout protocol settings boot png. New inputs go to .build-fuzz/corpus/TARGET (the
-# checked-in seeds of fuzz/corpus/TARGET are only read), crashing ones to .build-fuzz/artifacts/TARGET/.
+# Targets: layout protocol settings boot png, FUZZ_JOBS (default: the number of cores) at a time.
+# New inputs go to .build-fuzz/corpus/TARGET (the seeds of fuzz/corpus/TARGET are only read),
+# an input that crashes to .build-fuzz/artifacts/TARGET/, libFuzzer's output to .build-fuzz/logs/.
 # Prints a table of executions per target; exits 1 when a target crashed or a regression input fails.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -15,8 +16,9 @@ cd "$(dirname "$0")/.."
 SCRATCH=.build-fuzz
 ALL_TARGETS=(layout protocol settings boot png)
 RUNS=${FUZZ_RUNS:-1000000}
-SECONDS_SHORT=${FUZZ_SECONDS:-10}
-# A slower input than this is a finding: the daemon parses on its one thread.
+SHORT_SECONDS=${FUZZ_SECONDS:-10}
+JOBS=${FUZZ_JOBS:-$(nproc)}
+# A slower input is a finding: the daemon parses on its one thread.
 TIMEOUT=${FUZZ_TIMEOUT:-10}
 
 mode=${1:-}
@@ -24,7 +26,7 @@ shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${ALL_TARGETS[@]}")
 
-binary() {
+product() {
     case $1 in
         layout) echo FuzzLayout ;; protocol) echo FuzzProtocol ;; settings) echo FuzzSettings ;;
         boot) echo FuzzBoot ;; png) echo FuzzPNG ;;
@@ -32,35 +34,38 @@ binary() {
     esac
 }
 
-dictionary() {
-    local target=$1 out=$SCRATCH/dict/$1.dict
-    mkdir -p "$SCRATCH/dict"
+# libFuzzer options of a target beyond the common ones: its dictionary (the JSON targets' adds
+# JSON's tokens) and, for the protocol, inputs of a few lines (a line is at most 256 bytes in the
+# target, so overlong ones are still reached; each line costs the decoder and the reply encoder).
+options() {
+    local target=$1 dict=$SCRATCH/dict/$1.dict
     case $target in
-        layout|protocol|settings) cat fuzz/dict/json.dict "fuzz/dict/$target.dict" > "$out" ;;
-        *) cp "fuzz/dict/$target.dict" "$out" ;;
+        layout|protocol|settings) cat fuzz/dict/json.dict "fuzz/dict/$target.dict" > "$dict" ;;
+        *) cp "fuzz/dict/$target.dict" "$dict" ;;
     esac
-    echo "$out"
+    echo "-dict=$dict"
+    [ "$target" = protocol ] && echo "-max_len=640"
 }
 
 build() {
-    local target product
+    local target name
     for target in "${targets[@]}"; do
-        product=$(binary "$target") || return 1
-        # One -sanitize= list: swiftc keeps only the last of several (`--sanitize` twice gives no coverage).
-        # lld: gold warns about an ASan symbol.
+        name=$(product "$target") || return 1
+        # One -sanitize= list: swiftc keeps only the last of several, and `--sanitize` given twice
+        # builds without coverage. `--sanitize fuzzer` still tells SwiftPM that libFuzzer has the
+        # main function. lld: gold warns about an ASan symbol.
         SKELETOND_FUZZ=1 swift build --scratch-path "$SCRATCH" -c release --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address \
-            -Xcc -fsanitize=fuzzer-no-link,address -Xswiftc -use-ld=lld --product "$product" 2>&1 | grep -v '^\[' || true
-        [ -x "$SCRATCH/release/$product" ] || { echo "fuzz target $product did not build" >&2; return 1; }
+            -Xcc -fsanitize=fuzzer-no-link,address -Xswiftc -use-ld=lld --product "$name" 2>&1 | grep -v '^\[' || true
+        [ -x "$SCRATCH/release/$name" ] || { echo "fuzz target $name did not build" >&2; return 1; }
     done
 }
 
-# Fuzzes one target with the given libFuzzer limit; prints its table row.
+# Fuzzes a target with a libFuzzer limit (-runs=N or -max_total_time=S); prints its table row.
 fuzz() {
-    local target=$1 limit=$2 product log runs secs rate result
-    product=$(binary "$target")
-    log=$SCRATCH/logs/$target.log
-    mkdir -p "$SCRATCH/corpus/$target" "$SCRATCH/artifacts/$target" "$SCRATCH/logs"
-    "$SCRATCH/release/$product" "$limit" -timeout="$TIMEOUT" -dict="$(dictionary "$target")" \
+    local limit=$1 target=$2 log=$SCRATCH/logs/$2.log runs secs rate result
+    mkdir -p "$SCRATCH/corpus/$target" "$SCRATCH/artifacts/$target"
+    # shellcheck disable=SC2046 # options are words
+    "$SCRATCH/release/$(product "$target")" "$limit" -timeout="$TIMEOUT" $(options "$target") \
         -artifact_prefix="$SCRATCH/artifacts/$target/" -print_final_stats=1 \
         "$SCRATCH/corpus/$target" "fuzz/corpus/$target" > "$log" 2>&1
     local status=$?
@@ -75,50 +80,54 @@ fuzz() {
         rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
         secs=-
         [ -n "$runs" ] && [ -n "$rate" ] && [ "$rate" -gt 0 ] && secs=$((runs / rate))
-        result="FAILED: $(grep -m1 -E '^==[0-9]+== ?ERROR|^SUMMARY|Fatal error|^ALARM|deadly signal' "$log" | cut -c1-90) (log: $log)"
-        failed+=("$target")
+        result="FAILED: $(grep -m1 -E '^==[0-9]+== ?ERROR|^SUMMARY|Fatal error|^ALARM|deadly signal' "$log" | cut -c1-80)"
+        result+=" (input: $(ls -t "$SCRATCH/artifacts/$target" | head -1), log: $log)"
     fi
     printf '%-9s %10s %8s %9s  %s\n' "$target" "${runs:--}" "${secs:--}" "${rate:--}" "$result"
 }
 
-# Runs every checked-in crash input of a target once.
+# Runs every checked-in crash input of a target once; prints one line.
 replay() {
-    local target=$1 product inputs
-    product=$(binary "$target")
-    mapfile -t inputs < <(find "fuzz/regressions/$target" -type f ! -name '.*' ! -name '*.md' 2>/dev/null | sort)
+    local target=$1 log=$SCRATCH/logs/$1-replay.log inputs
+    mapfile -t inputs < <(find "fuzz/regressions/$target" -type f ! -name '.*' 2>/dev/null | sort)
     if [ ${#inputs[@]} -eq 0 ]; then
         printf '%-9s %s\n' "$target" "no regression inputs"
-        return
-    fi
-    mkdir -p "$SCRATCH/logs"
-    if "$SCRATCH/release/$product" -timeout="$TIMEOUT" "${inputs[@]}" > "$SCRATCH/logs/$target-replay.log" 2>&1; then
+    elif "$SCRATCH/release/$(product "$target")" -timeout="$TIMEOUT" "${inputs[@]}" > "$log" 2>&1; then
         printf '%-9s %s\n' "$target" "${#inputs[@]} regression inputs pass"
     else
-        printf '%-9s %s\n' "$target" "FAILED: a regression input crashes again; see $SCRATCH/logs/$target-replay.log"
-        failed+=("$target (regression)")
+        printf '%-9s %s\n' "$target" "FAILED: $(grep '^Running: ' "$log" | tail -1 | cut -c10-) crashes again (log: $log)"
     fi
 }
 
-failed=()
-case $mode in
-    build) build || exit 1 ;;
-    full|short)
-        build || exit 1
-        if [ "$mode" = full ]; then limit=-runs=$RUNS; else limit=-max_total_time=$SECONDS_SHORT; fi
-        echo "fuzzing with $limit, per-input timeout ${TIMEOUT}s"
+# Runs `$@ TARGET` for every target, JOBS at a time, and prints their lines in target order.
+each_target() {
+    local target
+    for target in "${targets[@]}"; do
+        while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
+        "$@" "$target" > "$SCRATCH/logs/$target.row" &
+    done
+    wait
+    for target in "${targets[@]}"; do cat "$SCRATCH/logs/$target.row"; done
+}
+
+[ "$mode" = build ] || [ "$mode" = full ] || [ "$mode" = short ] || [ "$mode" = replay ] || {
+    sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+    exit 2
+}
+build || exit 1
+[ "$mode" = build ] && exit 0
+mkdir -p "$SCRATCH/logs" "$SCRATCH/dict"
+output=$SCRATCH/logs/summary.txt
+{
+    if [ "$mode" != replay ]; then
+        if [ "$mode" = full ]; then limit=-runs=$RUNS; else limit=-max_total_time=$SHORT_SECONDS; fi
+        echo "fuzzing with $limit, an input slower than ${TIMEOUT}s is a finding, $JOBS at a time"
         printf '%-9s %10s %8s %9s  %s\n' target runs seconds 'runs/s' result
-        for target in "${targets[@]}"; do fuzz "$target" "$limit"; done
-        if [ "$mode" = short ]; then
-            for target in "${targets[@]}"; do replay "$target"; done
-        fi
-        ;;
-    replay)
-        build || exit 1
-        for target in "${targets[@]}"; do replay "$target"; done
-        ;;
-    *) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
-esac
-if [ ${#failed[@]} -gt 0 ]; then
-    echo "fuzzing found problems in: ${failed[*]} (a crashing input: .build-fuzz/artifacts/TARGET/; see docs on fuzzing)"
+        each_target fuzz "$limit"
+    fi
+    if [ "$mode" != full ]; then each_target replay; fi
+} | tee "$output"
+if grep -q FAILED "$output"; then
+    echo "fuzzing found problems: a crashing input is replayed with .build-fuzz/release/FuzzTARGET FILE (docs: fuzzing)"
     exit 1
 fi

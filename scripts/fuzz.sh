@@ -80,7 +80,9 @@ fuzz() {
         rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
         secs=-
         [ -n "$runs" ] && [ -n "$rate" ] && [ "$rate" -gt 0 ] && secs=$((runs / rate))
-        result="FAILED: $(grep -m1 -E '^==[0-9]+== ?ERROR|^SUMMARY|Fatal error|^ALARM|deadly signal' "$log" | cut -c1-80)"
+        # A Swift trap's own message first: ASan then reports a crash inside the Swift backtracer.
+        result="FAILED: $( (grep -m1 -E 'Swift runtime failure|Fatal error' "$log" ||
+            grep -m1 -E '^==[0-9]+== ?ERROR|^SUMMARY|^ALARM|deadly signal' "$log") | sed 's/^[* ]*//' | cut -c1-90)"
         result+=" (input: $(ls -t "$SCRATCH/artifacts/$target" | head -1), log: $log)"
     fi
     printf '%-9s %10s %8s %9s  %s\n' "$target" "${runs:--}" "${secs:--}" "${rate:--}" "$result"

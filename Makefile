@@ -10,7 +10,7 @@ RELEASE = .build/release
 DEBUG = .build/debug
 RUNDIR = build/run
 
-.PHONY: all deps build release run test bench install clean
+.PHONY: all deps build release run test fuzz bench install clean
 
 all: release
 
@@ -37,6 +37,11 @@ run: release
 # the end-to-end test on real kernel DRM drivers under QEMU.
 test: deps
 	@scripts/test-all.sh
+
+# libFuzzer targets (ASan) for every parser, each to 1,000,000 executions, with a table of counts.
+# One target: scripts/fuzz.sh full layout. See scripts/fuzz.sh for the other modes.
+fuzz: deps
+	@scripts/fuzz.sh full
 
 bench: release
 	$(RELEASE)/skeletond bench benchmarks/scene-1080p.json
@@ -66,4 +71,4 @@ install: release
 	$(RELEASE)/skeletond --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/skeletond
 
 clean:
-	rm -rf .build build
+	rm -rf .build .build-fuzz build

@@ -56,3 +56,18 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The libFuzzer targets of fuzz/ (scripts/fuzz.sh): only when SKELETOND_FUZZ is set, so that a
+// plain build neither compiles nor links them. They reach internals through `package` access.
+if Context.environment["SKELETOND_FUZZ"] != nil {
+    func fuzzer(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+        .executableTarget(name: name, dependencies: dependencies, path: "fuzz/Sources/\(name)")
+    }
+    package.targets += [
+        fuzzer("FuzzLayout", ["SkeletonLayout", "SkeletonRender"]),
+        fuzzer("FuzzProtocol", ["SkeletonLayout", "SkeletonProtocol"]),
+        fuzzer("FuzzSettings", ["SkeletonDaemon"]),
+        fuzzer("FuzzBoot", ["SkeletonDaemon", "SkeletonDisplay", "SkeletonLayout", "SkeletonRender", "CLibDRM"]),
+        fuzzer("FuzzPNG", ["SkeletonDisplay", "SkeletonRender"]),
+    ]
+}

@@ -14,6 +14,7 @@ stage "swift build" swift build
 stage "swift test" swift test
 stage "layout schema" python3 Tests/schema/validate_layouts.py --decoder .build/debug/skeletond
 stage "systemd units" Tests/systemd/verify_units.sh .build/debug
+stage "fuzz (short)" scripts/fuzz.sh short
 if [ -x Tests/e2e/run.sh ]; then
     stage "DRM under QEMU" Tests/e2e/run.sh
 fi

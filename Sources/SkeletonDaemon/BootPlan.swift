@@ -98,7 +98,7 @@ public struct BootPlan: Equatable, Sendable {
 
     /// A plan's fields, read in place from its bytes (valid as long as they are), as the boot
     /// path must: no arrays, no dictionaries.
-    struct View {
+    package struct View {
         /// Raw like the rest, so that a View (and an optional one) is copied as plain bytes:
         /// a String member would make the runtime instantiate `View?`'s metadata on the boot path.
         private let deviceBytes: UnsafeRawBufferPointer
@@ -109,7 +109,7 @@ public struct BootPlan: Equatable, Sendable {
 
         /// nil when the bytes are not a whole plan, the skeleton is hidden or the start layout's
         /// file changed.
-        init?(_ bytes: UnsafeRawBufferPointer) {
+        package init?(_ bytes: UnsafeRawBufferPointer) {
             var reader = BootRecordReader(bytes)
             guard reader.magic(magic), BootRecord.startIsCurrent(&reader), let device = reader.bytes(),
                   let onlyNamed = reader.uint32(), let names = reader.bytes(), let modes = reader.bytes(), let frames = reader.bytes(),
@@ -122,10 +122,10 @@ public struct BootPlan: Equatable, Sendable {
         }
 
         /// The device the settings name; nil: the first card with an output to drive.
-        var device: String? { deviceBytes.isEmpty ? nil : String(decoding: deviceBytes, as: UTF8.self) }
+        package var device: String? { deviceBytes.isEmpty ? nil : String(decoding: deviceBytes, as: UTF8.self) }
 
         /// Whether the daemon drives this connector (when connected and not non-desktop).
-        func accepts(_ name: String) -> Bool {
+        package func accepts(_ name: String) -> Bool {
             guard onlyNamed else { return true }
             var reader = BootRecordReader(names)
             while let next = reader.string() {
@@ -135,7 +135,7 @@ public struct BootPlan: Equatable, Sendable {
         }
 
         /// The size the settings ask for on this connector.
-        func wantedSize(_ name: String) -> Size? {
+        package func wantedSize(_ name: String) -> Size? {
             var reader = BootRecordReader(modes)
             while let next = reader.string(), let width = reader.uint32(), let height = reader.uint32() {
                 if next == name { return Size(width: Int(width), height: Int(height)) }
@@ -144,7 +144,7 @@ public struct BootPlan: Equatable, Sendable {
         }
 
         /// The frame cache entry for an output of this size.
-        func framePath(for size: Size) -> String? {
+        package func framePath(for size: Size) -> String? {
             var reader = BootRecordReader(frames)
             while let width = reader.uint32(), let height = reader.uint32(), let path = reader.string() {
                 if Int(width) == size.width && Int(height) == size.height { return path }

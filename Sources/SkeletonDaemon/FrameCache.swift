@@ -48,7 +48,7 @@ public struct FrameCache: Sendable {
 
     /// The entry at `path` when its header is ours and the file holds all its pixels; its size
     /// is the header's. Plain reads into the stack: this runs on the boot record's path.
-    static func openEntry(_ path: String) -> Entry? {
+    package static func openEntry(_ path: String) -> Entry? {
         guard let fd = try? SystemCalls.openForReading(path) else { return nil }
         var header = (UInt64(0), UInt32(0), UInt32(0))
         let read = withUnsafeMutableBytes(of: &header) { (try? SystemCalls.readFully(fd, into: $0)) == true }
@@ -72,7 +72,7 @@ public struct FrameCache: Sendable {
     /// An open, checked entry whose pixels are next in its file.
     public final class Entry {
         private let fd: Int32
-        let size: Size
+        package let size: Size
 
         init(fd: Int32, size: Size) {
             self.fd = fd
@@ -140,7 +140,7 @@ public struct FrameCache: Sendable {
         try store(path, from: frame.canvas)
     }
 
-    static func header(width: Int, height: Int) -> [UInt8] {
+    package static func header(width: Int, height: Int) -> [UInt8] {
         var bytes = Array(UnsafeBufferPointer(start: magic.utf8Start, count: magic.utf8CodeUnitCount))
         for value in [UInt32(width), UInt32(height)] {
             for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }

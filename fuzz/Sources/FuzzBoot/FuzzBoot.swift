@@ -1,0 +1,42 @@
+import SkeletonDaemon
+import SkeletonDisplay
+import SkeletonLayout
+import SkeletonRender
+
+/// A file from the cache directory read as a start reads it: as a boot record (its outputs and
+/// the frame entries it names), as a boot plan (its choices for the fixtures' connectors and its
+/// frame for their size) and as a frame cache entry (header, size and pixels).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzBoot(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = UnsafeRawBufferPointer(start: data, count: size)
+    if let (_, screens) = BootRecord.screens(bytes) {
+        var screen: BootScreen? = screens
+        while let s = screen {
+            _ = s.size
+            screen = s.next
+        }
+    }
+    if let plan = BootPlan.View(bytes) {
+        _ = plan.device
+        for name in BootFixtures.connectorNames {
+            _ = plan.accepts(name)
+            _ = plan.wantedSize(name)
+        }
+        if let path = plan.framePath(for: BootFixtures.frameSize) { readEntry(path) }
+    }
+    fixtures.withInputFile(bytes, readEntry)
+    return 0
+}
+
+private let fixtures = BootFixtures()
+
+/// Opens a frame cache entry and reads its pixels: into a plain buffer when its width is even,
+/// else into one whose rows are wider than the entry's (a framebuffer's pitch).
+private func readEntry(_ path: String) {
+    guard let entry = FrameCache.openEntry(path) else { return }
+    let width = entry.size.width, height = entry.size.height
+    let stride = width % 2 == 0 ? width : width + 3
+    let pixels = UnsafeMutablePointer<UInt32>.allocate(capacity: stride * height)
+    defer { pixels.deallocate() }
+    _ = entry.read(into: Canvas(base: pixels, width: width, height: height, stride: stride))
+}

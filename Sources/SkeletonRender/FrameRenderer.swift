@@ -171,10 +171,12 @@ public final class FrameRenderer: @unchecked Sendable {
 }
 
 extension PixelRect {
-    /// The smallest pixel rectangle that contains `r`.
+    /// The smallest pixel rectangle that contains `r`, within a billion pixels of the origin
+    /// (a band far off a huge shape must not overflow the conversion; callers clip to an output).
     public init(enclosing r: Rect) {
-        let x0 = Int(r.x.rounded(.down)), y0 = Int(r.y.rounded(.down))
-        let x1 = Int(r.maxX.rounded(.up)), y1 = Int(r.maxY.rounded(.up))
+        func pixel(_ v: Double) -> Int { v.isNaN ? 0 : Int(min(max(v, -1e9), 1e9)) }
+        let x0 = pixel(r.x.rounded(.down)), y0 = pixel(r.y.rounded(.down))
+        let x1 = pixel(r.maxX.rounded(.up)), y1 = pixel(r.maxY.rounded(.up))
         self.init(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
     }
 

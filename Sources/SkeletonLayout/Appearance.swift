@@ -18,13 +18,6 @@ public enum GradientSpec: Sendable, Hashable {
         case .colors(let list): return list
         }
     }
-
-    public var baseColor: Color {
-        switch self {
-        case .base(let c), .baseAndSecondary(let c, _): return c
-        case .colors(let list): return list[0]
-        }
-    }
 }
 
 /// The layout-wide appearance, the defaults of SkeletonView's `SkeletonAppearance`.

@@ -4,7 +4,6 @@
 /// follow the resolver's rules through `RepeatCounts`; every instance of a template has the
 /// same size, so a template is counted once and multiplied.
 struct LayoutCensus {
-    private let layout: Layout
     private(set) var issues: [LayoutIssue] = []
 
     /// Nodes of the resolved tree and draw items, saturating at `Tally.ceiling`.
@@ -29,7 +28,7 @@ struct LayoutCensus {
 
     /// The limits `layout` goes beyond, each at the path of the node at fault.
     static func issues(of layout: Layout) -> [LayoutIssue] {
-        var census = LayoutCensus(layout: layout)
+        var census = LayoutCensus()
         let design = Rect(x: 0, y: 0, width: Double(layout.canvas.width), height: Double(layout.canvas.height))
         let total = census.tally(layout.root, in: design, text: LayoutResolver.TextMetrics(appearance: layout.appearance),
                                  skeletonAllowed: true)
@@ -45,7 +44,7 @@ struct LayoutCensus {
         return census.issues
     }
 
-    private init(layout: Layout) { self.layout = layout }
+    private init() {}
 
     private mutating func tally(_ node: Node, in parent: Rect, text: LayoutResolver.TextMetrics, skeletonAllowed: Bool) -> Tally {
         let frame = node.frame.resolve(in: parent)

@@ -44,10 +44,6 @@ public struct LayoutDecoder {
         return CanvasSpec(width: width, height: height, background: background, scale: scale, direction: direction)
     }
 
-    public mutating func decodeAppearanceValue(_ value: JSONValue, path: String) -> Appearance {
-        decodeAppearance(value, JSONPath(text: path))
-    }
-
     mutating func decodeAppearance(_ value: JSONValue, _ path: JSONPath) -> Appearance {
         var result = Appearance()
         guard var o = reader.object(value, path) else { return result }
@@ -116,10 +112,6 @@ public struct LayoutDecoder {
             return nil
         }
     }
-
-    private static let commonNodeKeys = ["kind", "id", "frame", "skeletonable", "hiddenWhenSkeletonActive", "background",
-                                         "cornerRadius", "shape", "tint", "gradient", "textLineHeight", "textLineSpacing",
-                                         "lastLineFillPercent", "linesCornerRadius", "animationDelay"]
 
     mutating func decodeNode(_ value: JSONValue, _ path: JSONPath, isTemplate: Bool) -> Node? {
         guard var o = reader.object(value, path) else { return nil }

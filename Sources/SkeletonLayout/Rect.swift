@@ -24,9 +24,5 @@ public struct Rect: Sendable, Hashable, CustomStringConvertible {
         return Rect(x: left, y: top, width: max(0, right - left), height: max(0, bottom - top))
     }
 
-    public func offsetBy(dx: Double, dy: Double) -> Rect {
-        Rect(x: x + dx, y: y + dy, width: width, height: height)
-    }
-
     public var description: String { "[\(x), \(y), \(width), \(height)]" }
 }

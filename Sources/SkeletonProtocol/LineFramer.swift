@@ -12,9 +12,6 @@ public struct LineFramer: Sendable {
 
     public init(limit: Int = 64 * 1024) { self.limit = limit }
 
-    /// Bytes held for a line not yet complete.
-    public var pendingCount: Int { buffer.count }
-
     public mutating func append(_ bytes: some Collection<UInt8>) -> [Event] {
         var events: [Event] = []
         for byte in bytes {

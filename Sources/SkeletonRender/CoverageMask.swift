@@ -78,10 +78,4 @@ public struct CoverageMask: Sendable {
     }
 
     public var isEmpty: Bool { bounds.isEmpty }
-
-    /// True when every pixel of the bounds is covered fully (an axis-aligned rectangle on whole pixels).
-    var coversBoundsFully: Bool {
-        edgeX.isEmpty && runCoverage.allSatisfy { $0 == 255 }
-            && runStart.allSatisfy { Int($0) == bounds.x } && runEnd.allSatisfy { Int($0) == bounds.maxX }
-    }
 }

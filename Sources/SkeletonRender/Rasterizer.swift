@@ -1,16 +1,8 @@
-import SkeletonLayout
-
 /// Fills coverage masks with paints. Clipping to the region happens once per row; the
 /// fully covered run then takes the paint's fast path (one colour per row, or a precomputed
 /// row of column colours) and only the edge pixels blend. Rows covered alike (the straight
 /// sides of a rounded rectangle) are drawn once and copied.
 public enum Rasterizer {
-    /// Fills `rect` with corner `radius`, drawn only inside `clip` and inside the pixel `region`.
-    public static func fillRoundedRect(_ canvas: Canvas, rect: Rect, radius: Double, clip: Rect, region: PixelRect,
-                                       paint: ShapePaint) {
-        fill(CoverageMask(rect: rect, radius: radius, clip: clip), canvas: canvas, region: region, paint: paint)
-    }
-
     /// Paints `mask` inside `region`. With `background`, the pixels of the region on each row
     /// outside the fully covered run are first set to it, so the caller need not clear them.
     /// With `mirror` (which needs `background`: every pixel of the region is then written), each

@@ -23,13 +23,8 @@ public struct ShapeAnimator: Sendable {
         moves ? timeline.progress(at: time - shape.delay) : 0
     }
 
-    /// `stops` are the shape's colours already converted (`stops(for:)`); a renderer keeps them.
-    public func paint(for shape: SkeletonShape, at time: Double, table: GradientTable? = nil,
-                      stops: PaintStops? = nil) -> ShapePaint {
-        paint(for: shape, progress: progress(of: shape, at: time), table: table, stops: stops)
-    }
-
-    /// The paint at a progress already worked out (`progress(of:at:)`).
+    /// The paint at a progress already worked out (`progress(of:at:)`). `stops` are the shape's
+    /// colours already converted (`stops(for:)`); a renderer keeps them.
     public func paint(for shape: SkeletonShape, progress p: Double, table: GradientTable? = nil,
                       stops: PaintStops? = nil) -> ShapePaint {
         let stops = stops ?? self.stops(for: shape)
@@ -67,12 +62,6 @@ public struct ShapeAnimator: Sendable {
             (a, b, c) = (-0.5 / f.width, -0.5 / f.height, 1 + (f.x / f.width + f.y / f.height) / 2 + shift)
         }
         return ShapePaint(stops: stops, a: a, b: b, c: c, table: table)
-    }
-
-    /// The part of `shape` whose pixels may differ between `t0` and `t1`; nil when none can.
-    public func changedArea(of shape: SkeletonShape, from t0: Double, to t1: Double) -> Rect? {
-        guard moves else { return nil }
-        return changedArea(of: shape, fromProgress: progress(of: shape, at: t0), toProgress: progress(of: shape, at: t1))
     }
 
     /// The part of `shape` whose pixels may differ between progress `p0` and progress `p1`.

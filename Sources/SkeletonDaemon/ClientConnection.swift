@@ -65,6 +65,16 @@ final class ClientConnection {
         return inbox[inboxStart]
     }
 
+    /// Every line still queued, whatever is unread (the peer is gone: nobody reads the replies,
+    /// but what it asked for is still done).
+    func takeAllLines() -> [LineFramer.Event] {
+        defer {
+            inbox.removeAll()
+            inboxStart = 0
+        }
+        return Array(inbox[inboxStart...])
+    }
+
     /// Read it again: its lines are done, its replies are being read, and it has not closed.
     var wantsInput: Bool { !closeAfterFlush && !hasQueuedLines && isBelowHighWater }
 

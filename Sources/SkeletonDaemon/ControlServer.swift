@@ -48,9 +48,27 @@ final class ControlServer {
             drop(client)
             return true
         }
+        if events.contains(.hangUp) {
+            finish(client)
+            return true
+        }
         if events.contains(.writable) { flush(client) }
-        if client.wantsInput && !events.isDisjoint(with: [.readable, .hangUp]) { read(client, hungUp: events.contains(.hangUp)) }
+        if !client.isClosed && client.wantsInput && events.contains(.readable) { read(client) }
         return true
+    }
+
+    /// The peer is gone both ways (POLLHUP): what it sent is still read and carried out (a
+    /// `hide` followed by a close must hide), then the connection goes. Bounded by what the
+    /// kernel held for it.
+    private func finish(_ client: ClientConnection) {
+        var buffer = [UInt8](repeating: 0, count: ClientConnection.readChunk)
+        while let count = try? buffer.withUnsafeMutableBytes({ try SystemCalls.read(client.fd, into: $0) }), count > 0 {
+            client.received(buffer[0..<count])
+        }
+        for event in client.takeAllLines() {
+            if case .line(let line) = event { handleLine(line, from: client) }
+        }
+        drop(client)
     }
 
     /// Runs queued lines, at most `linesPerTurn` per client, then writes what they answered.
@@ -98,7 +116,7 @@ final class ControlServer {
     }
 
     /// One read of at most `readChunk` bytes; its lines are queued for `runQueuedLines`.
-    private func read(_ client: ClientConnection, hungUp: Bool) {
+    private func read(_ client: ClientConnection) {
         var buffer = [UInt8](repeating: 0, count: ClientConnection.readChunk)
         let count: Int?
         do { count = try buffer.withUnsafeMutableBytes { try SystemCalls.read(client.fd, into: $0) } } catch {
@@ -107,8 +125,7 @@ final class ControlServer {
         }
         guard let count else { return }
         if count == 0 {
-            // Peer gone both ways (POLLHUP): nobody can read the replies still owed.
-            if hungUp && !client.hasQueuedLines { drop(client); return }
+            // The peer will send no more; it may still read what it is owed.
             client.closeAfterFlush = true
             flush(client)
             return

@@ -63,4 +63,19 @@ import Testing
         for _ in 0..<200 { d.daemon.turn(); while greedy.readReply(seconds: 0) != nil { greedyReplies += 1 } }
         #expect(greedyReplies == 1000)
     }
+
+    @Test func requestsSentJustBeforeAClientHangsUpAreCarriedOut() throws {
+        let d = try SteppedDaemon(layouts: ["default": TestLayouts.simpleText], start: "default")
+        do {
+            let c = try d.connect()
+            var lines = ""
+            for _ in 0..<100 { lines += #"{"command": "status"}"# + "\n" }
+            c.send(lines + #"{"command": "hide", "transition": {"kind": "none"}}"# + "\n")
+        }
+        // One turn accepts it, the next finds it hung up: what it sent is carried out at once.
+        d.daemon.turn()
+        d.daemon.turn()
+        #expect(d.daemon.session.state == .idle, "the hide after a hundred other requests was carried out")
+        #expect(d.daemon.server?.clients.isEmpty == true)
+    }
 }

@@ -16,24 +16,26 @@ let package = Package(
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // libpng16.a needs libm after it, and a static link orders libraries as given.
         .target(name: "CSkeletonPNG", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("m")]),
-        .target(name: "SkeletonLayout"),
+        .target(name: "CSkeletonSystem"),
+        .target(name: "SkeletonSystem", dependencies: ["CSkeletonSystem"]),
+        .target(name: "SkeletonLayout", dependencies: ["SkeletonSystem"]),
         .target(name: "SkeletonRender", dependencies: ["SkeletonLayout"]),
         .systemLibrary(name: "CLibDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .target(name: "CSkeletonDRM", dependencies: ["CLibDRM"]),
-        .target(name: "SkeletonDisplay", dependencies: ["SkeletonRender", "CZlib", "CSkeletonPNG", "CLibDRM", "CSkeletonDRM"]),
-        .target(name: "SkeletonTools", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "CSkeletonSystem"]),
+        .target(name: "SkeletonDisplay", dependencies: ["SkeletonRender", "SkeletonSystem", "CZlib", "CSkeletonPNG", "CLibDRM", "CSkeletonDRM"]),
+        .target(name: "SkeletonTools", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "SkeletonSystem"]),
         .target(name: "SkeletonProtocol", dependencies: ["SkeletonLayout"]),
-        .target(name: "CSkeletonSystem"),
         .target(name: "SkeletonCLI", dependencies: [
             "SkeletonLayout", "SkeletonProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .target(name: "SkeletonDaemon",
-                dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "SkeletonProtocol", "CSkeletonSystem"]),
+                dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "SkeletonProtocol", "SkeletonSystem"]),
         .executableTarget(
             name: "skeletond",
             dependencies: [
                 "SkeletonTools",
                 "SkeletonDaemon",
+                "SkeletonSystem",
                 "SkeletonCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -43,11 +45,11 @@ let package = Package(
             dependencies: [
                 "SkeletonProtocol",
                 "SkeletonCLI",
-                "CSkeletonSystem",
+                "SkeletonSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "SkeletonDaemonTests", dependencies: ["SkeletonDaemon", "SkeletonProtocol", "SkeletonDisplay", "CSkeletonSystem"]),
+        .testTarget(name: "SkeletonDaemonTests", dependencies: ["SkeletonDaemon", "SkeletonProtocol", "SkeletonDisplay", "SkeletonSystem"]),
         .testTarget(name: "SkeletonLayoutTests", dependencies: ["SkeletonLayout"]),
         .testTarget(name: "SkeletonRenderTests", dependencies: ["SkeletonRender", "SkeletonDisplay"]),
         .testTarget(name: "SkeletonToolTests", dependencies: ["SkeletonTools"]),

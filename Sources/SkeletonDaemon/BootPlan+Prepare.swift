@@ -1,4 +1,5 @@
 import SkeletonLayout
+import SkeletonSystem
 
 extension BootPlan {
     /// `skeletond cache`'s plan for an image's first boot, after `FrameCache.prepare` wrote the

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import SkeletonDisplay
 import SkeletonLayout
+import SkeletonSystem
 
 /// A boot record for a first boot, written by an image builder's `skeletond cache` where no
 /// start has run yet: it cannot name the device, connectors, CRTCs or modes, so it names the

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import SkeletonDisplay
+import SkeletonSystem
 
 /// How the last start put its first frame on screen (the device; each output's connector,
 /// CRTC, mode and frame cache entry), so that the next start shows that frame before it reads

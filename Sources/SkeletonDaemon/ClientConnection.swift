@@ -1,10 +1,11 @@
 import SkeletonLayout
 import SkeletonProtocol
+import SkeletonSystem
 
 /// One control connection: the lines it sent and not yet run, and its replies in request
 /// order. A reply that waits for a transition holds back the ones after it.
 final class ClientConnection {
-    let fd: Int32
+    let fd: FileDescriptor
     let number: Int
     var framer = LineFramer(limit: ClientConnection.lineLimit)
     /// Lines read but not run yet: a client is read again only once they are done.
@@ -37,7 +38,7 @@ final class ClientConnection {
         case waiting
     }
 
-    init(fd: Int32, number: Int) {
+    init(fd: FileDescriptor, number: Int) {
         self.fd = fd
         self.number = number
     }
@@ -119,7 +120,7 @@ final class ClientConnection {
             let result: Int?
             do {
                 result = try outgoing.withUnsafeBytes { buffer in
-                    try SystemCalls.send(fd, UnsafeRawBufferPointer(rebasing: buffer[outgoingOffset...]))
+                    try fd.send(UnsafeRawBufferPointer(rebasing: buffer[outgoingOffset...]))
                 }
             } catch {
                 return false

@@ -1,5 +1,6 @@
 import SkeletonLayout
 import SkeletonProtocol
+import SkeletonSystem
 
 /// The control socket and its clients: accepting (with peer credentials), reading lines,
 /// running them through `execute`, writing replies. Fair and bounded: each loop turn reads at
@@ -8,7 +9,7 @@ import SkeletonProtocol
 final class ControlServer {
     let socket: ControlSocket
     private let logger: Logger
-    private(set) var clients: [Int32: ClientConnection] = [:]
+    private(set) var clients: [FileDescriptor: ClientConnection] = [:]
     private var clientCounter = 0
     /// Runs one request; the reply goes to the client now or later (`reserve`/`fulfil`).
     var execute: (Request, ClientConnection) -> Void = { _, _ in }
@@ -38,7 +39,7 @@ final class ControlServer {
     var hasRunnableLines: Bool { clients.values.contains { $0.hasQueuedLines && $0.isBelowHighWater } }
 
     /// Handles a ready descriptor; false when it is not the server's.
-    func handle(_ fd: Int32, _ events: PollEvents) -> Bool {
+    func handle(_ fd: FileDescriptor, _ events: PollEvents) -> Bool {
         if fd == socket.fd {
             acceptClients()
             return true
@@ -62,7 +63,7 @@ final class ControlServer {
     /// kernel held for it.
     private func finish(_ client: ClientConnection) {
         var buffer = [UInt8](repeating: 0, count: ClientConnection.readChunk)
-        while let count = try? buffer.withUnsafeMutableBytes({ try SystemCalls.read(client.fd, into: $0) }), count > 0 {
+        while let count = try? buffer.withUnsafeMutableBytes({ try client.fd.read(into: $0) }), count > 0 {
             client.received(buffer[0..<count])
         }
         for event in client.takeAllLines() {
@@ -90,7 +91,7 @@ final class ControlServer {
 
     private func acceptClients() {
         while clients.count < Self.maximumClients {
-            let fd: Int32
+            let fd: FileDescriptor
             do {
                 guard let accepted = try SystemCalls.accept(socket.fd) else { return }
                 fd = accepted
@@ -119,7 +120,7 @@ final class ControlServer {
     private func read(_ client: ClientConnection) {
         var buffer = [UInt8](repeating: 0, count: ClientConnection.readChunk)
         let count: Int?
-        do { count = try buffer.withUnsafeMutableBytes { try SystemCalls.read(client.fd, into: $0) } } catch {
+        do { count = try buffer.withUnsafeMutableBytes { try client.fd.read(into: $0) } } catch {
             drop(client)
             return
         }
@@ -147,7 +148,7 @@ final class ControlServer {
     func drop(_ client: ClientConnection) {
         guard clients.removeValue(forKey: client.fd) != nil else { return }
         client.isClosed = true
-        SystemCalls.close(client.fd)
+        client.fd.close()
     }
 
     /// Writes what each client is owed (as far as it reads) and closes every connection and the socket.

@@ -1,13 +1,14 @@
+import SkeletonSystem
 /// The listening control socket: created with its mode and group (replacing a stale file from a
 /// crash, refusing a live one), or inherited through systemd socket activation.
 final class ControlSocket {
-    let fd: Int32
+    let fd: FileDescriptor
     let path: String
     /// False for an inherited socket: systemd owns its file.
     let ownsFile: Bool
     let allowedGroup: UInt32?
 
-    private init(fd: Int32, path: String, ownsFile: Bool, allowedGroup: UInt32?) {
+    private init(fd: FileDescriptor, path: String, ownsFile: Bool, allowedGroup: UInt32?) {
         self.fd = fd
         self.path = path
         self.ownsFile = ownsFile
@@ -21,10 +22,10 @@ final class ControlSocket {
         SystemCalls.unsetEnvironment("LISTEN_PID")
         SystemCalls.unsetEnvironment("LISTEN_FDS")
         SystemCalls.unsetEnvironment("LISTEN_FDNAMES")
-        let fd: Int32 = 3
+        let fd = FileDescriptor(rawValue: 3)
         guard SystemCalls.isUnixListener(fd) else { return nil }
-        SystemCalls.setNonBlocking(fd)
-        SystemCalls.setCloseOnExec(fd)
+        fd.setNonBlocking()
+        fd.setCloseOnExec()
         return ControlSocket(fd: fd, path: path, ownsFile: false, allowedGroup: group.flatMap(GroupDatabase.gid(of:)))
     }
 
@@ -48,14 +49,14 @@ final class ControlSocket {
             // Another daemon answering means we must not take its place; a refused
             // connection means a stale file from a crash, which we replace.
             if let probe = try? SystemCalls.unixConnect(path) {
-                SystemCalls.close(probe)
+                probe.close()
                 throw DaemonError("another skeletond is already listening on \(path)")
             }
             do { try SystemCalls.unlink(path) } catch { throw DaemonError("cannot remove the stale socket: \(error)") }
         } else if SystemCalls.fileExists(path) {
             throw DaemonError("\(path) exists and is not a socket; not replacing it")
         }
-        let fd: Int32
+        let fd: FileDescriptor
         do { fd = try SystemCalls.unixListen(path, backlog: 128) } catch {
             throw DaemonError("cannot listen on \(path): \(error)")
         }
@@ -63,7 +64,7 @@ final class ControlSocket {
             try SystemCalls.chmod(path, mode)
             if let gid { try SystemCalls.chown(path, group: gid) }
         } catch {
-            SystemCalls.close(fd)
+            fd.close()
             try? SystemCalls.unlink(path)
             throw DaemonError("cannot set the socket's mode or group: \(error)")
         }
@@ -78,7 +79,7 @@ final class ControlSocket {
     }
 
     func close() {
-        SystemCalls.close(fd)
+        fd.close()
         if ownsFile { try? SystemCalls.unlink(path) }
     }
 }

@@ -1,14 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import CSkeletonSystem
 import SkeletonDisplay
+import SkeletonSystem
 
 /// DRM first (the configured device, or the first card with a connected output); memory when
 /// asked for, or for `auto` once the wait for a display has run out. While no card is usable it
 /// watches /dev/dri (or /dev until /dev/dri exists) with inotify, so a late driver is caught.
 public final class DRMDisplayProvider: DisplayProvider {
-    private var watchFD: Int32?
+    private var watchFD: FileDescriptor?
     private var watching: String?
     /// Shown from the boot record before the daemon started: the first open adopts it (or
     /// puts the console back).
@@ -20,12 +17,12 @@ public final class DRMDisplayProvider: DisplayProvider {
         self.boot = boot
     }
 
-    deinit { if let watchFD { close(watchFD) } }
+    deinit { watchFD?.close() }
 
-    public var watchDescriptor: Int32? { watchFD }
+    public var watchDescriptor: FileDescriptor? { watchFD }
 
     public func drainWatch() {
-        if let watchFD { sk_inotify_drain(watchFD) }
+        if let watchFD { SystemCalls.drainDirectoryWatch(watchFD) }
         // /dev/dri appeared while we watched /dev: watch it instead.
         if watching == "/dev", SystemCalls.fileExists("/dev/dri") { startWatching() }
     }
@@ -64,7 +61,7 @@ public final class DRMDisplayProvider: DisplayProvider {
             }
         }
         if display != nil {
-            if let watchFD { close(watchFD) }
+            watchFD?.close()
             watchFD = nil
             watching = nil
         } else if watchFD == nil {
@@ -74,10 +71,9 @@ public final class DRMDisplayProvider: DisplayProvider {
     }
 
     private func startWatching() {
-        if let watchFD { close(watchFD) }
+        watchFD?.close()
         let directory = SystemCalls.fileExists("/dev/dri") ? "/dev/dri" : "/dev"
-        let fd = sk_inotify_directory(directory)
-        watchFD = fd >= 0 ? fd : nil
-        watching = fd >= 0 ? directory : nil
+        watchFD = SystemCalls.watchDirectory(directory)
+        watching = watchFD == nil ? nil : directory
     }
 }

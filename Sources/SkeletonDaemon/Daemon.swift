@@ -1,12 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import SkeletonDisplay
 import SkeletonLayout
 import SkeletonProtocol
 import SkeletonRender
+import SkeletonSystem
 
 /// `skeletond run`: the session (what is shown), driven by the control server's commands and
 /// drawn by the display host, in one loop that waits on an event source. Nothing blocks; when
@@ -244,7 +240,7 @@ public final class Daemon {
     }
 
     func handleSignal(_ signal: Int32) {
-        if signal == SIGHUP {
+        if signal == SystemCalls.hangUpSignal {
             logger.info("SIGHUP: reloading")
             _ = reload()
         } else {

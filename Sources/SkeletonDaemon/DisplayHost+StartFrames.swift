@@ -1,6 +1,7 @@
 import SkeletonDisplay
 import SkeletonLayout
 import SkeletonRender
+import SkeletonSystem
 
 /// The start layout's first frame outside the loop: cached frames shown before the layout is
 /// parsed, the entries a start missed written once the first frame is up, and the boot record

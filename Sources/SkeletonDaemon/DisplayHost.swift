@@ -1,6 +1,7 @@
 import SkeletonDisplay
 import SkeletonLayout
 import SkeletonRender
+import SkeletonSystem
 
 /// The display side of the daemon: the provider, the display it opened and a compositor per
 /// output; waiting for a display that is not there yet; handing it over and taking it back;
@@ -105,7 +106,7 @@ final class DisplayHost {
     }
 
     /// Handles a ready descriptor; false when it is not the host's.
-    func handle(_ fd: Int32) -> Bool {
+    func handle(_ fd: FileDescriptor) -> Bool {
         if let d = display, fd == d.eventDescriptor {
             do { try d.handleEvents() } catch { logger.error("display events: \(error)") }
             return true

@@ -1,3 +1,4 @@
+import SkeletonSystem
 import SkeletonDisplay
 import SkeletonLayout
 
@@ -7,7 +8,7 @@ public protocol DisplayProvider: AnyObject {
     /// Opens a display now; nil when none is available (yet).
     func open(settings: Settings, logger: Logger) throws(DaemonError) -> (any Display)?
     /// A descriptor that becomes readable when a display may have appeared (inotify on /dev/dri).
-    var watchDescriptor: Int32? { get }
+    var watchDescriptor: FileDescriptor? { get }
     func drainWatch()
     /// When the display `open` returned already showed the start layout's first frame, put
     /// there from the boot record before the daemon started: CLOCK_MONOTONIC seconds it was
@@ -36,6 +37,6 @@ public final class MemoryDisplayProvider: DisplayProvider {
         }
     }
 
-    public var watchDescriptor: Int32? { nil }
+    public var watchDescriptor: FileDescriptor? { nil }
     public func drainWatch() {}
 }

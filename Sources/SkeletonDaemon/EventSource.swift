@@ -1,12 +1,8 @@
-/// A descriptor the loop waits on, and for what.
-public struct Watch: Sendable, Equatable {
-    public var descriptor: Int32
-    public var events: PollEvents
-}
+import SkeletonSystem
 
 /// What woke the loop.
 public enum Readiness: Sendable, Equatable {
-    case descriptor(Int32, PollEvents)
+    case descriptor(FileDescriptor, PollEvents)
     case signal(Int32)
 }
 

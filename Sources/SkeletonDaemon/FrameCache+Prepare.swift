@@ -1,4 +1,5 @@
 import SkeletonLayout
+import SkeletonSystem
 
 extension FrameCache {
     /// `skeletond cache`: writes the start layout's first frame at each output size, as the

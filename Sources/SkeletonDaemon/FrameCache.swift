@@ -3,6 +3,7 @@ import Glibc
 #endif
 import SkeletonLayout
 import SkeletonRender
+import SkeletonSystem
 
 /// The first frame of the start layout, kept on disk per output size, so that a boot shows the
 /// skeleton before the layout engine has run (psplash compiles its picture in; Plymouth loads
@@ -49,15 +50,15 @@ public struct FrameCache: Sendable {
     /// The entry at `path` when its header is ours and the file holds all its pixels; its size
     /// is the header's. Plain reads into the stack: this runs on the boot record's path.
     package static func openEntry(_ path: String) -> Entry? {
-        guard let fd = try? SystemCalls.openForReading(path) else { return nil }
+        guard let fd = SystemCalls.openForReading(path) else { return nil }
         var header = (UInt64(0), UInt32(0), UInt32(0))
-        let read = withUnsafeMutableBytes(of: &header) { (try? SystemCalls.readFully(fd, into: $0)) == true }
+        let read = withUnsafeMutableBytes(of: &header) { (try? fd.readFully(into: $0)) == true }
         let width = Int(UInt32(littleEndian: header.1)), height = Int(UInt32(littleEndian: header.2))
         let magicMatches = withUnsafeBytes(of: header.0) { memcmp($0.baseAddress!, magic.utf8Start, 8) == 0 }
         // At most DRM's largest framebuffer: a damaged header must not overflow the size below.
         guard read, magicMatches, (1...16384).contains(width), (1...16384).contains(height),
-              let fileSize = try? SystemCalls.fileSize(fd), fileSize == headerSize + width * height * 4 else {
-            SystemCalls.close(fd)
+              let fileSize = try? fd.fileSize(), fileSize == headerSize + width * height * 4 else {
+            fd.close()
             return nil
         }
         return Entry(fd: fd, size: Size(width: width, height: height))
@@ -71,15 +72,15 @@ public struct FrameCache: Sendable {
 
     /// An open, checked entry whose pixels are next in its file.
     public final class Entry {
-        private let fd: Int32
+        private let fd: FileDescriptor
         package let size: Size
 
-        init(fd: Int32, size: Size) {
+        init(fd: FileDescriptor, size: Size) {
             self.fd = fd
             self.size = size
         }
 
-        deinit { SystemCalls.close(fd) }
+        deinit { fd.close() }
 
         /// Reads the pixels into `canvas` (of the entry's size, any stride), writing only.
         public func read(into canvas: Canvas) -> Bool {
@@ -87,10 +88,10 @@ public struct FrameCache: Sendable {
             let rowBytes = canvas.width * 4
             do {
                 if canvas.stride == canvas.width {
-                    return try SystemCalls.readFully(fd, into: UnsafeMutableRawBufferPointer(start: canvas.base, count: rowBytes * canvas.height))
+                    return try fd.readFully(into: UnsafeMutableRawBufferPointer(start: canvas.base, count: rowBytes * canvas.height))
                 }
                 for y in 0..<canvas.height {
-                    guard try SystemCalls.readFully(fd, into: UnsafeMutableRawBufferPointer(start: canvas.row(y), count: rowBytes)) else {
+                    guard try fd.readFully(into: UnsafeMutableRawBufferPointer(start: canvas.row(y), count: rowBytes)) else {
                         return false
                     }
                 }

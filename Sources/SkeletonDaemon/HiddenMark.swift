@@ -1,3 +1,4 @@
+import SkeletonSystem
 /// Kept beside the control socket while the skeleton is hidden, so that a daemon restarted after
 /// the app took over does not cover the app again. Named after the socket (each daemon has its
 /// own), it holds the boot it was written in (`/proc/sys/kernel/random/boot_id`): a mark from an

@@ -1,5 +1,6 @@
 import SkeletonLayout
 import SkeletonProtocol
+import SkeletonSystem
 
 /// Loads layouts by name from the layouts directory and keeps the last good copy of each, so
 /// that a reload with a broken file reports it and leaves the old one in force.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SkeletonSystem
 
 /// Syslog priorities; journald reads the `<N>` prefix of each stderr line.
 public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
@@ -82,5 +78,5 @@ public final class Logger: @unchecked Sendable {
 
 /// Unbuffered writes to file descriptor 2, whole or not at all.
 public enum StandardError {
-    public static func write(_ text: String) { SystemCalls.writeAll(2, Array(text.utf8)) }
+    public static func write(_ text: String) { FileDescriptor.standardError.writeAll(Array(text.utf8)) }
 }

@@ -1,21 +1,22 @@
+import SkeletonSystem
 /// The real loop: poll(2) over the watched descriptors, a signalfd for SIGTERM, SIGINT and
 /// SIGHUP, and a CLOCK_MONOTONIC timerfd armed at the deadline (the `SystemClock`'s time base).
 public final class PollEventSource: EventSource {
-    private let signalFD: Int32
-    private let timerFD: Int32
+    private let signalFD: FileDescriptor
+    private let timerFD: FileDescriptor
 
     /// Blocks the three signals for the process and takes them through a signalfd.
     public init() throws(Errno) {
         signalFD = try SystemCalls.signalDescriptor()
         do { timerFD = try SystemCalls.timerDescriptor() } catch {
-            SystemCalls.close(signalFD)
+            signalFD.close()
             throw error
         }
     }
 
     deinit {
-        SystemCalls.close(signalFD)
-        SystemCalls.close(timerFD)
+        signalFD.close()
+        timerFD.close()
     }
 
     public func wait(for watches: [Watch], until deadline: Double?) -> [Readiness] {

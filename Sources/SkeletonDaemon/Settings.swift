@@ -1,4 +1,5 @@
 import SkeletonLayout
+import SkeletonSystem
 
 /// Which display backend to use.
 public enum Backend: String, Sendable, CaseIterable {

@@ -1,4 +1,5 @@
 import SkeletonLayout
+import SkeletonSystem
 
 /// Where settings come from: a file (or built-in defaults) and the command-line flags on top.
 public struct SettingsSource: Sendable {

@@ -1,3 +1,4 @@
+import SkeletonSystem
 /// A loop that never sleeps: each turn polls the watched descriptors without waiting and
 /// ignores the deadline, so that a test moves a `ManualClock` and runs turns itself.
 public final class SteppedEventSource: EventSource {

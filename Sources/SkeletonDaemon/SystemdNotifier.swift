@@ -1,3 +1,4 @@
+import SkeletonSystem
 /// sd_notify(3)'s protocol, spoken directly: one datagram to $NOTIFY_SOCKET.
 struct SystemdNotifier {
     let socketPath: String?

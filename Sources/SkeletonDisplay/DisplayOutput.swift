@@ -1,3 +1,4 @@
+import SkeletonSystem
 import SkeletonLayout
 import SkeletonRender
 
@@ -49,7 +50,7 @@ public protocol Display: AnyObject {
     var backendName: String { get }
     var outputs: [any DisplayOutput] { get }
     /// A descriptor the event loop polls for input (DRM events), if any.
-    var eventDescriptor: Int32? { get }
+    var eventDescriptor: FileDescriptor? { get }
     /// Handles what made `eventDescriptor` readable (flip completions).
     func handleEvents() throws(DisplayError)
     /// Called by the event loop every iteration with the monotonic time; a memory display

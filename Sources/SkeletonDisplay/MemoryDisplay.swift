@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import SkeletonSystem
 import SkeletonLayout
 import SkeletonRender
 
@@ -32,7 +33,7 @@ public final class MemoryDisplay: Display, DisplayOutput {
     public var outputs: [any DisplayOutput] { [self] }
     public var shadow: Canvas { buffer.canvas }
     public var canPresent: Bool { true }
-    public var eventDescriptor: Int32? { nil }
+    public var eventDescriptor: FileDescriptor? { nil }
     public var problem: String? { lastSnapshotError }
 
     public func present(damage: [PixelRect], mirrored: Bool) throws(DisplayError) -> Bool {

@@ -1,3 +1,5 @@
+import SkeletonSystem
+
 /// Reads and validates layout files; every error names the file, the JSON path and the reason.
 public enum LayoutLoader {
     /// Parses and validates layout text. `file` is only used in errors.
@@ -22,7 +24,7 @@ public enum LayoutLoader {
 
     /// Reads a file and validates it.
     public static func load(path: String) -> Result<Layout, LayoutError> {
-        switch FileContents.read(path) {
+        switch SystemCalls.readRegularFile(path) {
         case .success(let bytes): return load(text: bytes, file: path)
         case .failure(let error):
             return .failure(LayoutError(file: path, issues: [LayoutIssue(path: "", message: "cannot read the file: \(error)")]))

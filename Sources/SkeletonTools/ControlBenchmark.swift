@@ -1,4 +1,5 @@
 import SkeletonLayout
+import SkeletonSystem
 
 /// `skeletond bench-control`: command round trips against a real daemon process that is
 /// animating, from 1 and from N concurrent clients driven by one poll loop; pings while another
@@ -14,7 +15,7 @@ public enum ControlBenchmark {
         public var idleWakeupsPerSecond: Double
     }
 
-    typealias Calls = BenchSystemCalls
+    typealias Calls = BenchIO
 
     public static func run(executable: String, layoutsDirectory: String, clients: Int, requests: Int) throws(ToolError) -> Result {
         let directory = "/tmp/skeletond-bench-\(Calls.processID)"
@@ -89,7 +90,7 @@ public enum ControlBenchmark {
 
     /// Each socket sends a request, waits for its reply, and sends the next (at once, or
     /// `interval` seconds after the previous one when paced), until `requests` in all.
-    private static func drive(_ sockets: [Int32], requests: Int, interval: Double? = nil, beforeEach: () -> Void = {},
+    private static func drive(_ sockets: [FileDescriptor], requests: Int, interval: Double? = nil, beforeEach: () -> Void = {},
                               body: (Int) -> [UInt8]) -> [Double] {
         var latencies: [Double] = []
         var sent = 0
@@ -135,7 +136,7 @@ public enum ControlBenchmark {
         return latencies
     }
 
-    private static func waitForSocket(_ path: String) -> Int32? {
+    private static func waitForSocket(_ path: String) -> FileDescriptor? {
         for _ in 0..<500 {
             if let fd = Calls.connect(path) { return fd }
             Calls.sleep(seconds: 0.01)
@@ -160,14 +161,14 @@ public enum ControlBenchmark {
 
 /// A blocking request/reply helper for the benchmark's control connection.
 private struct BenchClient {
-    let fd: Int32
+    let fd: FileDescriptor
 
     func request(_ line: String) -> JSONValue {
-        BenchSystemCalls.sendAll(fd, Array((line + "\n").utf8))
+        BenchIO.sendAll(fd, Array((line + "\n").utf8))
         var reply: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while !reply.contains(0x0A) {
-            let n = BenchSystemCalls.read(fd, into: &chunk)
+            let n = BenchIO.read(fd, into: &chunk)
             if n <= 0 { break }
             reply += chunk[0..<n]
         }

@@ -1,36 +1,31 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import CSkeletonSystem
 import SkeletonLayout
 import SkeletonProtocol
+import SkeletonSystem
 
 /// A blocking connection to the daemon's control socket: one request line out, one reply in.
 struct ControlClient {
-    let fd: Int32
+    let fd: FileDescriptor
     let path: String
 
     /// Connects; the error text names the socket path.
     static func connect(path: String) -> Result<ControlClient, ClientFailure> {
-        let fd = sk_unix_connect(path)
-        if fd < 0 {
-            let reason = String(cString: strerror(errno))
-            return .failure(ClientFailure("cannot reach skeletond at \(path): \(reason)"))
+        do {
+            return .success(ControlClient(fd: try SystemCalls.unixConnect(path), path: path))
+        } catch {
+            return .failure(ClientFailure("cannot reach skeletond at \(path): \(error.text)"))
         }
-        return .success(ControlClient(fd: fd, path: path))
     }
 
     /// Sends one request and reads its reply, waiting at most `timeout` seconds for it: a
     /// script at boot must never hang on a daemon that stopped answering.
     func send(_ request: Request, timeout: Double) -> Result<Reply, ClientFailure> {
-        let deadline = monotonicNow() + timeout
-        var bytes = RequestEncoder.line(request)
+        let deadline = SystemCalls.monotonicSeconds() + timeout
+        let bytes = RequestEncoder.line(request)
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-            if n < 0 && errno == EINTR { continue }
+            let n = bytes.withUnsafeBytes { raw in try? fd.send(UnsafeRawBufferPointer(rebasing: raw[offset...])) }
             // The daemon may answer and close before reading (a refused peer): read its reply.
-            if n <= 0 { break }
+            guard let n, n > 0 else { break }
             offset += n
         }
         let sentAll = offset == bytes.count
@@ -40,9 +35,8 @@ struct ControlClient {
             guard waitReadable(until: deadline) else {
                 return .failure(ClientFailure("no reply from skeletond at \(path) within \(JSONValue.formatNumber(timeout)) s"))
             }
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 {
+            let read = buffer.withUnsafeMutableBytes { raw in try? fd.read(into: raw) }
+            guard let n = read, n > 0 else {
                 return .failure(ClientFailure(sentAll ? "skeletond at \(path) closed the connection without a reply"
                                                       : "lost the connection to skeletond at \(path) while sending"))
             }
@@ -56,23 +50,16 @@ struct ControlClient {
         }
     }
 
-    func close() { Glibc.close(fd) }
+    func close() { fd.close() }
 
-    private func monotonicNow() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
-
-    /// poll(2) until readable or the deadline passes; EINTR retried.
+    /// poll(2) until readable (or hung up) or the deadline passes.
     private func waitReadable(until deadline: Double) -> Bool {
         while true {
-            let remaining = deadline - monotonicNow()
+            let remaining = deadline - SystemCalls.monotonicSeconds()
             if remaining <= 0 { return false }
-            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let r = poll(&p, 1, Int32(min(remaining * 1000, 3_600_000).rounded(.up)))
-            if r > 0 { return true }
-            if r < 0 && errno != EINTR { return true }
+            let ready = SystemCalls.pollReady([Watch(descriptor: fd, events: .readable)],
+                                              timeoutMilliseconds: Int32(min(remaining * 1000, 3_600_000).rounded(.up)))
+            if !ready.isEmpty { return true }
         }
     }
 }

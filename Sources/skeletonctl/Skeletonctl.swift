@@ -1,9 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ArgumentParser
 import SkeletonLayout
 import SkeletonProtocol
+import SkeletonSystem
 
 @main
 struct Skeletonctl: ParsableCommand {
@@ -39,7 +37,7 @@ struct ConnectionOptions: ParsableArguments {
 
     var path: String {
         if let socket { return socket }
-        if let env = getenv("SKELETOND_SOCKET") { return String(cString: env) }
+        if let env = SystemCalls.environment("SKELETOND_SOCKET") { return env }
         return "/run/skeletond/control.sock"
     }
 
@@ -70,9 +68,7 @@ struct ConnectionOptions: ParsableArguments {
 }
 
 func printError(_ line: String) {
-    var bytes = Array((line + "\n").utf8)
-    _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
-    bytes.removeAll()
+    FileDescriptor.standardError.writeAll(Array((line + "\n").utf8))
 }
 
 func printReplyFields(_ reply: Reply) {

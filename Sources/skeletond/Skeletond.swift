@@ -1,8 +1,6 @@
 import ArgumentParser
 import SkeletonDaemon
-#if canImport(Glibc)
-import Glibc
-#endif
+import SkeletonSystem
 
 @main
 struct Skeletond: ParsableCommand {
@@ -24,7 +22,7 @@ struct Skeletond: ParsableCommand {
             let status = Daemon.main(flags: flags, provider: makeDisplayProvider(boot: boot), bootRecord: record)
             // A start that failed before it opened the display puts the console back.
             boot?.release()
-            Glibc.exit(status)
+            SystemCalls.exit(status)
         }
         // Help or a mistake: whatever the record showed goes back (the console).
         boot?.release()

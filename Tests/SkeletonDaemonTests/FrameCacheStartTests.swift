@@ -3,6 +3,7 @@ import FoundationEssentials
 #endif
 import Foundation
 import SkeletonDaemon
+import SkeletonSystem
 import SkeletonDisplay
 import SkeletonLayout
 import SkeletonRender
@@ -37,7 +38,7 @@ final class RecordingDisplay: Display {
     let output = RecordingOutput()
     let backendName = "recording"
     var outputs: [any DisplayOutput] { [output] }
-    var eventDescriptor: Int32? { nil }
+    var eventDescriptor: FileDescriptor? { nil }
     func handleEvents() throws(DisplayError) {}
     func tick(now: Double) -> Double? { nil }
     func release(retainingPicture: Bool) {}
@@ -49,7 +50,7 @@ final class RecordingDisplay: Display {
 final class RecordingProvider: DisplayProvider {
     let display = RecordingDisplay()
     func open(settings: Settings, logger: Logger) throws(DaemonError) -> (any Display)? { display }
-    var watchDescriptor: Int32? { nil }
+    var watchDescriptor: FileDescriptor? { nil }
     func drainWatch() {}
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import SkeletonDaemon
+import SkeletonSystem
 import SkeletonDisplay
 import SkeletonLayout
 import SkeletonRender
@@ -14,7 +15,7 @@ final class MemoryCapturingProvider: DisplayProvider {
         return d
     }
 
-    var watchDescriptor: Int32? { nil }
+    var watchDescriptor: FileDescriptor? { nil }
     func drainWatch() {}
 }
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CLibDRM
+import SkeletonSystem
 import SkeletonLayout
 import SkeletonRender
 
@@ -135,7 +136,7 @@ public final class DRMDisplay: Display {
     deinit { close() }
 
     public var outputs: [any DisplayOutput] { drmOutputs }
-    public var eventDescriptor: Int32? { fd }
+    public var eventDescriptor: FileDescriptor? { FileDescriptor(rawValue: fd) }
 
     public func handleEvents() throws(DisplayError) {
         for crtc in DRMCalls.completedFlips(fd) {

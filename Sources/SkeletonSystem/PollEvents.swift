@@ -4,7 +4,7 @@ import Glibc
 import Musl
 #endif
 
-/// The poll(2) event bits the daemon asks for and gets back.
+/// The poll(2) event bits asked for and reported.
 public struct PollEvents: OptionSet, Sendable, Hashable {
     public let rawValue: Int16
     public init(rawValue: Int16) { self.rawValue = rawValue }

@@ -1,0 +1,404 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import CSkeletonSystem
+
+/// Every system call of skeletond goes through here (libdrm's excepted: SkeletonDisplay's
+/// DRMCalls). EINTR is retried in one place, `retryingOnInterrupt`.
+package enum SystemCalls {
+    /// Runs `body` again while it fails with EINTR; other failures become `Errno`.
+    @inline(__always)
+    package static func retryingOnInterrupt<T: BinaryInteger>(_ call: @autoclosure () -> String, _ body: () -> T) throws(Errno) -> T {
+        while true {
+            let result = body()
+            if result >= 0 { return result }
+            if errno != EINTR { throw Errno.current(call()) }
+        }
+    }
+
+    // MARK: errno
+
+    static var lastErrno: Int32 { errno }
+    static func errorText(_ code: Int32) -> String { String(cString: strerror(code)) }
+    static func isWouldBlock(_ code: Int32) -> Bool { code == EAGAIN || code == EWOULDBLOCK }
+    static func isNoSuchFile(_ code: Int32) -> Bool { code == ENOENT }
+    static func isPermissionDenied(_ code: Int32) -> Bool { code == EACCES || code == EPERM }
+
+    // MARK: descriptors
+
+    /// read(2); nil when the descriptor would block.
+    static func read(_ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int? {
+        do {
+            return try retryingOnInterrupt("read") { Glibc.read(fd.rawValue, buffer.baseAddress, buffer.count) }
+        } catch where error.wouldBlock {
+            return nil
+        }
+    }
+
+    /// read(2) until `buffer` is full; false when the file ends first.
+    static func readFully(_ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Bool {
+        var done = 0
+        while done < buffer.count {
+            let n = try retryingOnInterrupt("read") { Glibc.read(fd.rawValue, buffer.baseAddress! + done, buffer.count - done) }
+            if n == 0 { return false }
+            done += n
+        }
+        return true
+    }
+
+    /// send(2) with MSG_NOSIGNAL; nil when it would block.
+    static func send(_ fd: FileDescriptor, _ buffer: UnsafeRawBufferPointer) throws(Errno) -> Int? {
+        do {
+            return try retryingOnInterrupt("send") { Glibc.send(fd.rawValue, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL)) }
+        } catch where error.wouldBlock {
+            return nil
+        }
+    }
+
+    /// send(2) with MSG_DONTWAIT: as much as the socket takes now (0 when it takes nothing).
+    package static func sendWithoutWaiting(_ fd: FileDescriptor, _ bytes: [UInt8]) -> Int {
+        let n = bytes.withUnsafeBytes { raw in
+            try? retryingOnInterrupt("send") { Glibc.send(fd.rawValue, raw.baseAddress, raw.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+        }
+        return n ?? 0
+    }
+
+    /// write(2) until all of `bytes` is written or the descriptor fails.
+    static func writeAll(_ fd: FileDescriptor, _ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { raw in
+                try? retryingOnInterrupt("write") { Glibc.write(fd.rawValue, raw.baseAddress! + offset, raw.count - offset) }
+            }
+            guard let written, written > 0 else { return }
+            offset += written
+        }
+    }
+
+    static func close(_ fd: FileDescriptor) { _ = Glibc.close(fd.rawValue) }
+
+    /// The size of an open file (fstat(2)).
+    static func fileSize(_ fd: FileDescriptor) throws(Errno) -> Int {
+        var info = stat()
+        _ = try retryingOnInterrupt("fstat") { fstat(fd.rawValue, &info) }
+        return Int(info.st_size)
+    }
+
+    static func setCloseOnExec(_ fd: FileDescriptor) { _ = fcntl(fd.rawValue, F_SETFD, FD_CLOEXEC) }
+
+    static func setNonBlocking(_ fd: FileDescriptor) {
+        let flags = fcntl(fd.rawValue, F_GETFL)
+        if flags >= 0 { _ = fcntl(fd.rawValue, F_SETFL, flags | O_NONBLOCK) }
+    }
+
+    /// poll(2) with a timeout in milliseconds (-1: forever); the watches that are ready, with
+    /// what they are ready for. EINTR counts as nothing ready (the caller turns again).
+    package static func pollReady(_ watches: [Watch], timeoutMilliseconds: Int32) -> [Watch] {
+        var fds = watches.map { pollfd(fd: $0.descriptor.rawValue, events: $0.events.rawValue, revents: 0) }
+        let result = fds.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, nfds_t($0.count), timeoutMilliseconds) }
+        guard result > 0 else { return [] }
+        return fds.compactMap {
+            $0.revents == 0 ? nil : Watch(descriptor: FileDescriptor(rawValue: $0.fd), events: PollEvents(rawValue: $0.revents))
+        }
+    }
+
+    // MARK: sockets
+
+    /// A non-blocking listening Unix stream socket bound at `path` (`sk_unix_listen`).
+    package static func unixListen(_ path: String, backlog: Int32) throws(Errno) -> FileDescriptor {
+        FileDescriptor(rawValue: try retryingOnInterrupt("bind \(path)") { sk_unix_listen(path, backlog) })
+    }
+
+    /// A blocking connection to a Unix stream socket (`sk_unix_connect`).
+    package static func unixConnect(_ path: String) throws(Errno) -> FileDescriptor {
+        FileDescriptor(rawValue: try retryingOnInterrupt("connect \(path)") { sk_unix_connect(path) })
+    }
+
+    /// accept4(2); nil when no connection is waiting.
+    package static func accept(_ fd: FileDescriptor) throws(Errno) -> FileDescriptor? {
+        let client = sk_accept(fd.rawValue)
+        if client >= 0 { return FileDescriptor(rawValue: client) }
+        if errno == EAGAIN || errno == EWOULDBLOCK || errno == ECONNABORTED { return nil }
+        throw Errno.current("accept")
+    }
+
+    /// getsockopt(2) SO_PEERCRED.
+    package static func peerCredentials(_ fd: FileDescriptor) throws(Errno) -> (uid: UInt32, gid: UInt32, pid: Int32) {
+        var uid: UInt32 = 0, gid: UInt32 = 0, pid: Int32 = 0
+        _ = try retryingOnInterrupt("getsockopt SO_PEERCRED") { sk_peer_credentials(fd.rawValue, &uid, &gid, &pid) }
+        return (uid, gid, pid)
+    }
+
+    /// Whether `fd` is a listening Unix stream socket (socket activation).
+    package static func isUnixListener(_ fd: FileDescriptor) -> Bool { sk_is_unix_listener(fd.rawValue) != 0 }
+
+    /// One datagram to $NOTIFY_SOCKET's address (`sk_notify`).
+    package static func notify(socket: String, message: String) throws(Errno) {
+        _ = try retryingOnInterrupt("sendto \(socket)") { sk_notify(socket, message) }
+    }
+
+    /// A bound, non-blocking Unix datagram socket (`sk_unix_datagram_bind`).
+    package static func unixDatagramBind(_ path: String) throws(Errno) -> FileDescriptor {
+        FileDescriptor(rawValue: try retryingOnInterrupt("bind \(path)") { sk_unix_datagram_bind(path) })
+    }
+
+    // MARK: signals, timers, directory watches
+
+    /// Blocks SIGTERM, SIGINT and SIGHUP and returns a signalfd(2) for them (`sk_signalfd`).
+    package static func signalDescriptor() throws(Errno) -> FileDescriptor {
+        FileDescriptor(rawValue: try retryingOnInterrupt("signalfd") { sk_signalfd() })
+    }
+
+    /// The next signal queued on a signalfd; nil when none is.
+    package static func readSignal(_ fd: FileDescriptor) -> Int32? {
+        let n = sk_read_signal(fd.rawValue)
+        return n > 0 ? n : nil
+    }
+
+    /// A non-blocking CLOCK_MONOTONIC timerfd(2).
+    package static func timerDescriptor() throws(Errno) -> FileDescriptor {
+        FileDescriptor(rawValue: try retryingOnInterrupt("timerfd_create") { sk_timerfd() })
+    }
+
+    /// Arms the timer at a monotonic time, or disarms it with nil (timerfd_settime(2)).
+    package static func armTimer(_ fd: FileDescriptor, at time: Double?) throws(Errno) {
+        _ = try retryingOnInterrupt("timerfd_settime") { sk_timerfd_arm(fd.rawValue, time.map { max($0, 1e-9) } ?? 0) }
+    }
+
+    package static func drainTimer(_ fd: FileDescriptor) { sk_timerfd_drain(fd.rawValue) }
+
+    /// inotify(7) on a directory for files created or moved in; nil when it cannot be watched.
+    package static func watchDirectory(_ path: String) -> FileDescriptor? {
+        let fd = sk_inotify_directory(path)
+        return fd >= 0 ? FileDescriptor(rawValue: fd) : nil
+    }
+
+    /// Discards the queued inotify events.
+    package static func drainDirectoryWatch(_ fd: FileDescriptor) { sk_inotify_drain(fd.rawValue) }
+
+    package static let hangUpSignal = SIGHUP
+
+    // MARK: time and the process
+
+    /// CLOCK_MONOTONIC in seconds.
+    package static func monotonicSeconds() -> Double { sk_monotonic_seconds() }
+
+    /// Seconds since this process started; nil when /proc cannot tell.
+    package static func processAgeSeconds() -> Double? {
+        let age = sk_process_age_seconds()
+        return age >= 0 ? age : nil
+    }
+
+    /// nanosleep(2), resumed after a signal.
+    package static func sleep(seconds: Double) {
+        var pause = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
+        var remaining = timespec()
+        while nanosleep(&pause, &remaining) < 0 && errno == EINTR { pause = remaining }
+    }
+
+    package static var processID: Int32 { getpid() }
+    package static var effectiveUserID: UInt32 { geteuid() }
+
+    package static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+
+    package static func unsetEnvironment(_ name: String) { unsetenv(name) }
+
+    /// _exit-free exit(3): flushes stdio, as a command-line tool should.
+    package static func exit(_ status: Int32) -> Never { Glibc.exit(status) }
+
+    /// posix_spawn(3) of `arguments` (the first is the executable's path).
+    package static func spawn(_ arguments: [String]) throws(Errno) -> Int32 {
+        var pid: pid_t = 0
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let result = posix_spawn(&pid, arguments[0], nil, nil, &argv, environ)
+        guard result == 0 else { throw Errno(result, call: "posix_spawn \(arguments[0])") }
+        return pid
+    }
+
+    /// SIGTERM to `pid`, then waitpid(2) for it.
+    package static func terminateAndWait(_ pid: Int32) {
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    }
+
+    /// The executable's GNU build id (`sk_build_id`, through dl_iterate_phdr); nil without one.
+    package static func buildID() -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        let count = bytes.withUnsafeMutableBufferPointer { sk_build_id($0.baseAddress, Int32($0.count)) }
+        return count > 0 ? Array(bytes[0..<Int(count)]) : nil
+    }
+
+    /// The build id as `buildID()` finds it, lent to `body` from the stack; nil without one.
+    package static func withBuildID<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R? {
+        var bytes: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+        return withUnsafeMutableBytes(of: &bytes) { raw in
+            let count = sk_build_id(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(raw.count))
+            return count > 0 ? body(UnsafeRawBufferPointer(start: raw.baseAddress, count: Int(count))) : nil
+        }
+    }
+
+    // MARK: files
+
+    /// open(2) for reading, of a regular file only: opened without blocking and checked with
+    /// fstat(2), so that a FIFO or a device where a file is expected cannot hang the daemon.
+    package static func openRegularFile(_ path: String) -> Result<FileDescriptor, FileReadError> {
+        let fd: Int32
+        do { fd = try retryingOnInterrupt("open \(path)") { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) } } catch {
+            return .failure(.failed(error))
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let error = Errno.current("fstat \(path)")
+            Glibc.close(fd)
+            return .failure(.failed(error))
+        }
+        let kind = info.st_mode & S_IFMT
+        guard kind == S_IFREG else {
+            Glibc.close(fd)
+            return .failure(kind == S_IFDIR ? .directory : .notRegular)
+        }
+        return .success(FileDescriptor(rawValue: fd))
+    }
+
+    /// `openRegularFile`, for callers that only need to know whether it worked.
+    package static func openForReading(_ path: String) -> FileDescriptor? { try? openRegularFile(path).get() }
+
+    /// A whole regular file of at most `limit` bytes, read to its end (files in /proc report no
+    /// size), or why not.
+    package static func readRegularFile(_ path: String, limit: Int = 16 << 20) -> Result<[UInt8], FileReadError> {
+        let fd: FileDescriptor
+        switch openRegularFile(path) {
+        case .success(let opened): fd = opened
+        case .failure(let error): return .failure(error)
+        }
+        defer { close(fd) }
+        if let size = try? fileSize(fd), size > limit { return .failure(.tooLarge(size: size, limit: limit)) }
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let read = chunk.withUnsafeMutableBytes { buffer in
+                Result { () throws(Errno) in try retryingOnInterrupt("read \(path)") { Glibc.read(fd.rawValue, buffer.baseAddress, buffer.count) } }
+            }
+            let n: Int
+            switch read {
+            case .success(let count): n = count
+            case .failure(let error): return .failure(.failed(error))
+            }
+            if n == 0 { return .success(result) }
+            result += chunk[0..<n]
+            if result.count > limit { return .failure(.tooLarge(size: result.count, limit: limit)) }
+        }
+    }
+
+    /// `readRegularFile`, for callers that only need the bytes.
+    package static func readFile(_ path: String, limit: Int = 16 << 20) -> [UInt8]? { try? readRegularFile(path, limit: limit).get() }
+
+    /// A whole file of at most `limit` bytes, lent to `body` from memory of its own (no array:
+    /// the boot path reads files with this); nil when it cannot be read or is larger.
+    package static func withFileBytes<R>(_ path: String, limit: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R? {
+        guard let fd = openForReading(path) else { return nil }
+        defer { close(fd) }
+        guard let size = try? fileSize(fd), size <= limit else { return nil }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 1), alignment: 8)
+        defer { buffer.deallocate() }
+        guard (try? readFully(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<size]))) == true else { return nil }
+        return body(UnsafeRawBufferPointer(rebasing: buffer[0..<size]))
+    }
+
+    package static func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// lstat(2): whether the path exists and is a socket; nil when it does not exist.
+    package static func isSocketFile(_ path: String) -> Bool? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return (info.st_mode & S_IFMT) == S_IFSOCK
+    }
+
+    /// Creates an empty file (or leaves an existing one).
+    package static func createFile(_ path: String) throws(Errno) {
+        let fd = try retryingOnInterrupt("open \(path)") { open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644) }
+        Glibc.close(fd)
+    }
+
+    /// Creates or truncates `path` (mode 0600) and writes `bytes`.
+    package static func writeFile(_ path: String, _ bytes: [UInt8]) throws(Errno) {
+        let fd = try retryingOnInterrupt("open \(path)") { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) }
+        writeAll(FileDescriptor(rawValue: fd), bytes)
+        Glibc.close(fd)
+    }
+
+    /// Writes `parts` to a temporary file beside `path`, then renames it over `path`, so a reader
+    /// sees the old file or the whole new one.
+    package static func writeFileAtomically(_ path: String, _ parts: [UnsafeRawBufferPointer]) throws(Errno) {
+        let temporary = path + ".\(getpid()).tmp"
+        _ = Glibc.unlink(temporary)  // left by a crashed process that had our pid
+        let fd = try retryingOnInterrupt("open \(temporary)") { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
+        do {
+            for part in parts {
+                var done = 0
+                while done < part.count {
+                    done += try retryingOnInterrupt("write \(temporary)") { Glibc.write(fd, part.baseAddress! + done, part.count - done) }
+                }
+            }
+            _ = try retryingOnInterrupt("fsync \(temporary)") { fsync(fd) }
+        } catch {
+            Glibc.close(fd)
+            _ = Glibc.unlink(temporary)
+            throw error
+        }
+        Glibc.close(fd)
+        if Glibc.rename(temporary, path) != 0 {
+            let error = Errno.current("rename \(temporary)")
+            _ = Glibc.unlink(temporary)
+            throw error
+        }
+    }
+
+    package static func unlink(_ path: String) throws(Errno) {
+        _ = try retryingOnInterrupt("unlink \(path)") { Glibc.unlink(path) }
+    }
+
+    package static func removeDirectory(_ path: String) throws(Errno) {
+        _ = try retryingOnInterrupt("rmdir \(path)") { rmdir(path) }
+    }
+
+    package static func chmod(_ path: String, _ mode: UInt32) throws(Errno) {
+        _ = try retryingOnInterrupt("chmod \(path)") { Glibc.chmod(path, mode_t(mode)) }
+    }
+
+    package static func chown(_ path: String, group: UInt32) throws(Errno) {
+        _ = try retryingOnInterrupt("chown \(path)") { Glibc.chown(path, uid_t.max, gid_t(group)) }
+    }
+
+    /// mkdir(2); an existing directory is no error.
+    package static func makeDirectory(_ path: String, mode: UInt32) throws(Errno) {
+        if Glibc.mkdir(path, mode_t(mode)) < 0 && errno != EEXIST { throw Errno.current("mkdir \(path)") }
+    }
+
+    /// mkdir(2) of the directory and of any missing parent (`mkdir -p`).
+    package static func makeDirectories(_ path: String, mode: UInt32) throws(Errno) {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            try makeDirectory(prefix, mode: mode)
+        }
+    }
+
+    /// The names in a directory (readdir(3)), without "." and ".."; empty when it cannot be read.
+    package static func directoryEntries(_ path: String) -> [String] {
+        guard let directory = opendir(path) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+}

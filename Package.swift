@@ -23,18 +23,20 @@ let package = Package(
         .systemLibrary(name: "CLibDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .target(name: "CSkeletonDRM", dependencies: ["CLibDRM"]),
         .target(name: "SkeletonDisplay", dependencies: ["SkeletonRender", "SkeletonSystem", "CZlib", "CSkeletonPNG", "CLibDRM", "CSkeletonDRM"]),
+        .target(name: "SkeletonBoot", dependencies: ["SkeletonSystem", "SkeletonLayout", "SkeletonRender", "SkeletonDisplay"]),
         .target(name: "SkeletonTools", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "SkeletonSystem"]),
         .target(name: "SkeletonProtocol", dependencies: ["SkeletonLayout"]),
         .target(name: "SkeletonCLI", dependencies: [
             "SkeletonLayout", "SkeletonProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .target(name: "SkeletonDaemon",
-                dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "SkeletonProtocol", "SkeletonSystem"]),
+                dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "SkeletonProtocol", "SkeletonSystem", "SkeletonBoot"]),
         .executableTarget(
             name: "skeletond",
             dependencies: [
                 "SkeletonTools",
                 "SkeletonDaemon",
+                "SkeletonBoot",
                 "SkeletonSystem",
                 "SkeletonCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -49,7 +51,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "SkeletonDaemonTests", dependencies: ["SkeletonDaemon", "SkeletonProtocol", "SkeletonDisplay", "SkeletonSystem"]),
+        .testTarget(name: "SkeletonDaemonTests",
+                    dependencies: ["SkeletonDaemon", "SkeletonBoot", "SkeletonProtocol", "SkeletonDisplay", "SkeletonSystem"]),
+        .testTarget(name: "SkeletonBootTests", dependencies: ["SkeletonBoot", "SkeletonDisplay", "SkeletonLayout", "SkeletonRender"]),
         .testTarget(name: "SkeletonLayoutTests", dependencies: ["SkeletonLayout"]),
         .testTarget(name: "SkeletonRenderTests", dependencies: ["SkeletonRender", "SkeletonDisplay"]),
         .testTarget(name: "SkeletonToolTests", dependencies: ["SkeletonTools"]),
@@ -69,7 +73,7 @@ if Context.environment["SKELETOND_FUZZ"] != nil {
         fuzzer("FuzzLayout", ["SkeletonLayout", "SkeletonRender"]),
         fuzzer("FuzzProtocol", ["SkeletonLayout", "SkeletonProtocol"]),
         fuzzer("FuzzSettings", ["SkeletonDaemon"]),
-        fuzzer("FuzzBoot", ["SkeletonDaemon", "SkeletonDisplay", "SkeletonLayout", "SkeletonRender", "CLibDRM"]),
+        fuzzer("FuzzBoot", ["SkeletonBoot", "SkeletonDisplay", "SkeletonLayout", "SkeletonRender", "CLibDRM"]),
         fuzzer("FuzzPNG", ["SkeletonDisplay", "SkeletonRender"]),
     ]
 }

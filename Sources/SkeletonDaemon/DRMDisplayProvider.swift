@@ -1,3 +1,4 @@
+import SkeletonBoot
 import SkeletonDisplay
 import SkeletonSystem
 
@@ -7,14 +8,12 @@ import SkeletonSystem
 public final class DRMDisplayProvider: DisplayProvider {
     private var watchFD: FileDescriptor?
     private var watching: String?
-    /// Shown from the boot record before the daemon started: the first open adopts it (or
-    /// puts the console back).
-    private var boot: BootDisplay?
-    public private(set) var bootFrameShownAt: Double?
-    public private(set) var bootFrameFromPlan = false
+    /// The start's frames: the first open adopts what the boot record showed (or puts the
+    /// console back), and every open is reported for the next record.
+    private let start: StartFrames
 
-    public init(boot: BootDisplay? = nil) {
-        self.boot = boot
+    public init(start: StartFrames = StartFrames()) {
+        self.start = start
     }
 
     deinit { watchFD?.close() }
@@ -28,8 +27,7 @@ public final class DRMDisplayProvider: DisplayProvider {
     }
 
     public func open(settings: Settings, logger: Logger) throws(DaemonError) -> (any Display)? {
-        let boot = self.boot
-        self.boot = nil
+        let boot = start.takeBootDisplay()
         defer { boot?.release() }
         if settings.backend == .memory {
             return MemoryDisplay(size: settings.memorySize, snapshotPath: settings.snapshotPath)
@@ -51,15 +49,7 @@ public final class DRMDisplayProvider: DisplayProvider {
         } else {
             display = DRMDisplay.openFirst(options: options, log: log, boot: boot)
         }
-        // The whole picture is the boot frame only when every output of the display took it over.
-        if let boot {
-            if let display, display.path == boot.path, boot.allAdopted, display.drmOutputs.allSatisfy(\.adoptedBootFrame) {
-                bootFrameShownAt = boot.shownAt
-                bootFrameFromPlan = boot.fromPlan
-            } else {
-                logger.notice("\(boot.fromPlan ? "boot plan" : "boot record"): the display is not driven as \(boot.fromPlan ? "planned" : "recorded"); what it showed is put back where it is not taken over")
-            }
-        }
+        start.opened(display, adopting: boot, log: logger)
         if display != nil {
             watchFD?.close()
             watchFD = nil

@@ -1,9 +1,10 @@
+import SkeletonBoot
+
 extension Daemon {
     /// `skeletond run` once its flags are parsed: reads the settings, starts and serves until
     /// SIGTERM, SIGINT or `quit`. Returns the exit status (1 when it could not start).
-    /// `bootRecord`: where this start's boot record is (written after the first frame when the
-    /// provider's display did not come from it).
-    public static func main(flags: RunFlags, provider: any DisplayProvider, bootRecord: BootRecord.Location? = nil) -> Int32 {
+    /// `start`: the start's frames, as `StartFrames.atBoot` found them (the provider shares it).
+    public static func main(flags: RunFlags, provider: any DisplayProvider, start: StartFrames = StartFrames()) -> Int32 {
         let source = flags.settingsSource
         let logger = Logger()
         logger.holdRoutineLines()
@@ -18,8 +19,7 @@ extension Daemon {
         if let age = processAgeSeconds() {
             logger.debug("start-up: arguments parsed \(Int((age * 1000).rounded())) ms after process start (10 ms resolution)")
         }
-        let daemon = Daemon(settingsSource: source, settings: settings, logger: logger, provider: provider)
-        daemon.bootRecordLocation = bootRecord
+        let daemon = Daemon(settingsSource: source, settings: settings, logger: logger, provider: provider, start: start)
         do {
             try daemon.start()
         } catch {

@@ -1,3 +1,4 @@
+import SkeletonBoot
 import SkeletonDisplay
 import SkeletonLayout
 import SkeletonProtocol
@@ -26,12 +27,6 @@ public final class Daemon {
     let startTime: Double
     let debugTree: Bool
 
-    /// Where this start's boot record goes (see `BootRecord`); nil once written or not wanted.
-    public var bootRecordLocation: BootRecord.Location? {
-        get { host.bootRecordLocation }
-        set { host.bootRecordLocation = newValue }
-    }
-
     /// A reply owed once the session reaches a state (`show --wait`, `hide --wait`).
     struct Waiter {
         var client: ClientConnection
@@ -43,9 +38,11 @@ public final class Daemon {
     }
 
     /// `events`: nil for the real loop (poll(2) with signals and a timer, made at `start`); tests
-    /// pass a `SteppedEventSource` and step a `ManualClock`.
+    /// pass a `SteppedEventSource` and step a `ManualClock`. `start`: the start's frames (the
+    /// boot record and the frame cache), shared with a DRM provider.
     public init(settingsSource: SettingsSource, settings: Settings, logger: Logger, clock: any MonotonicClock = SystemClock(),
-                provider: any DisplayProvider = MemoryDisplayProvider(), events: (any EventSource)? = nil) {
+                provider: any DisplayProvider = MemoryDisplayProvider(), start: StartFrames = StartFrames(),
+                events: (any EventSource)? = nil) {
         self.settingsSource = settingsSource
         self.settings = settings
         self.logger = logger
@@ -55,7 +52,7 @@ public final class Daemon {
         let startTime = clock.now
         self.startTime = startTime
         self.pacer = FramePacer(maxFPS: settings.maxFPS)
-        self.host = DisplayHost(settings: settings, logger: logger, clock: clock, provider: provider) { step in
+        self.host = DisplayHost(settings: settings, logger: logger, clock: clock, provider: provider, start: start) { step in
             logger.debug("start-up: \(step) at +\(JSONValue.formatNumber(((clock.now - startTime) * 10000).rounded() / 10)) ms")
         }
         self.debugTree = SystemCalls.environment("SKELETON_DEBUG") != nil
@@ -91,7 +88,7 @@ public final class Daemon {
         if let start = startLayoutToShow() {
             let store = self.store
             if !host.adoptBootFrame(source: { store.source(of: start) }) {
-                host.showCachedStartFrames(source: host.frameCache == nil ? nil : store.source(of: start))
+                host.showCachedStartFrames(source: { store.source(of: start) })
             }
             if !host.firstFrameShown {
                 showStartLayout(start)

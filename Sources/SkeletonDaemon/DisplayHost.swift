@@ -1,3 +1,4 @@
+import SkeletonBoot
 import SkeletonDisplay
 import SkeletonLayout
 import SkeletonRender
@@ -7,7 +8,9 @@ import SkeletonSystem
 /// output; waiting for a display that is not there yet; handing it over and taking it back;
 /// and the start's frame-cache and boot-record hand-off (DisplayHost+StartFrames.swift).
 final class DisplayHost {
-    var settings: Settings
+    var settings: Settings {
+        didSet { start.choices = settings.bootChoices }
+    }
     let logger: Logger
     let clock: any MonotonicClock
     let provider: any DisplayProvider
@@ -26,21 +29,18 @@ final class DisplayHost {
     private var retryInterval = 0.5
     private var waitAnnounced = false
     var firstFrameShown = false
+    /// The start layout's first frame: the boot record, the frame cache (DisplayHost+StartFrames.swift).
+    let start: StartFrames
 
-    // The start layout's frame-cache and boot-record hand-off (DisplayHost+StartFrames.swift).
-    var startSource: (name: String, text: [UInt8], path: String?)?
-    var startLook: SkeletonLook?
-    var frameCacheWrites: [FrameCacheWrite] = []
-    var frameCacheWriteTried = false
-    var bootRecordLocation: BootRecord.Location?
-    var pendingBootRecord: BootRecord?
-
-    init(settings: Settings, logger: Logger, clock: any MonotonicClock, provider: any DisplayProvider, mark: @escaping (String) -> Void) {
+    init(settings: Settings, logger: Logger, clock: any MonotonicClock, provider: any DisplayProvider, start: StartFrames,
+         mark: @escaping (String) -> Void) {
         self.settings = settings
         self.logger = logger
         self.clock = clock
         self.provider = provider
+        self.start = start
         self.mark = mark
+        start.choices = settings.bootChoices
     }
 
     /// What a present found.
@@ -94,7 +94,7 @@ final class DisplayHost {
         retryInterval = 0.5
         waitAnnounced = false
         for o in d.outputs { logger.info("output \(o.name): \(o.size) (\(d.backendName))") }
-        planFrameCacheWrites(for: d)
+        start.displayAttached(outputs: d.outputs)
         onAttach()
     }
 

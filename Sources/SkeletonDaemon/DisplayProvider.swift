@@ -1,6 +1,6 @@
-import SkeletonSystem
 import SkeletonDisplay
 import SkeletonLayout
+import SkeletonSystem
 
 /// Opens the display the settings ask for. The DRM backend plugs in here; a provider that
 /// returns nil for `auto` means "no display yet" and the daemon falls back or waits.
@@ -10,18 +10,6 @@ public protocol DisplayProvider: AnyObject {
     /// A descriptor that becomes readable when a display may have appeared (inotify on /dev/dri).
     var watchDescriptor: FileDescriptor? { get }
     func drainWatch()
-    /// When the display `open` returned already showed the start layout's first frame, put
-    /// there from the boot record before the daemon started: CLOCK_MONOTONIC seconds it was
-    /// shown at. nil otherwise.
-    var bootFrameShownAt: Double? { get }
-    /// That frame's outputs were chosen at boot from a boot plan (`skeletond cache`), not
-    /// replayed from a boot record: the start writes its record.
-    var bootFrameFromPlan: Bool { get }
-}
-
-extension DisplayProvider {
-    public var bootFrameShownAt: Double? { nil }
-    public var bootFrameFromPlan: Bool { false }
 }
 
 /// The memory backend only.

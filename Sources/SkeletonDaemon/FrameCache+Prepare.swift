@@ -1,3 +1,4 @@
+import SkeletonBoot
 import SkeletonLayout
 import SkeletonSystem
 

@@ -1,3 +1,4 @@
+import SkeletonBoot
 import SkeletonLayout
 import SkeletonProtocol
 import SkeletonSystem
@@ -35,10 +36,10 @@ public final class LayoutStore {
 
     /// The name and the file bytes `reference` stands for, unparsed (the frame cache keys on
     /// them); nil when there is no such file.
-    public func source(of reference: String) -> (name: String, text: [UInt8], path: String?)? {
-        if reference == BuiltinLayout.name { return (BuiltinLayout.name, Array(BuiltinLayout.text.utf8), nil) }
+    public func source(of reference: String) -> StartSource? {
+        if reference == BuiltinLayout.name { return StartSource(name: BuiltinLayout.name, text: Array(BuiltinLayout.text.utf8), path: nil) }
         guard case .success(let (name, path)) = location(of: reference), let text = SystemCalls.readFile(path) else { return nil }
-        return (name, text, path)
+        return StartSource(name: name, text: text, path: path)
     }
 
     /// The file `reference` stands for, read or not; nil for the built-in layout and a bad name.

@@ -1,3 +1,4 @@
+import SkeletonBoot
 import SkeletonLayout
 import SkeletonSystem
 
@@ -34,8 +35,8 @@ public struct Settings: Sendable, Equatable {
 
     public init() {}
 
-    public static let defaultPath = "/etc/skeletond/skeletond.json"
-    public static let defaultFrameCacheDirectory = "/var/cache/skeletond"
+    public static let defaultPath = BootDefaults.settingsPath
+    public static let defaultFrameCacheDirectory = BootDefaults.frameCacheDirectory
 
     /// The mark that keeps a restarted daemon from covering the app (see `HiddenMark`).
     public var hiddenMark: HiddenMark { HiddenMark(socketPath: socketPath) }

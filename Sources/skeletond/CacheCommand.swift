@@ -1,4 +1,5 @@
 import ArgumentParser
+import SkeletonBoot
 import SkeletonDaemon
 import SkeletonDisplay
 import SkeletonLayout
@@ -60,7 +61,7 @@ struct CacheCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let runArguments = runCommandLine.isEmpty ? ["run"] : runCommandLine
-        switch BootPlan.prepare(settings: settings, settingsPath: flags.configPath, runArguments: runArguments, sizes: sizes) {
+        switch BootRecord.preparePlan(settings: settings, settingsPath: flags.configPath, runArguments: runArguments, sizes: sizes) {
         case .success(let path): print(path)
         case .failure(let error) where runCommandLine.isEmpty:
             // Not asked for: the frames alone still serve.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SkeletonBoot
 import SkeletonDaemon
 import SkeletonSystem
 
@@ -16,16 +17,15 @@ struct Skeletond: ParsableCommand {
     /// Before that, a start that has a boot record puts its first frame on screen from it.
     static func main() {
         let arguments = UnsafeBufferPointer(start: CommandLine.unsafeArgv + 1, count: max(0, Int(CommandLine.argc) - 1))
-        let record = BootRecord.location(arguments: arguments)
-        let boot = record.flatMap(BootRecord.show)
+        let start = StartFrames.atBoot(arguments: arguments)
         if let flags = RunFlags(bootArguments: Array(CommandLine.arguments.dropFirst())) {
-            let status = Daemon.main(flags: flags, provider: makeDisplayProvider(boot: boot), bootRecord: record)
+            let status = Daemon.main(flags: flags, provider: makeDisplayProvider(start: start), start: start)
             // A start that failed before it opened the display puts the console back.
-            boot?.release()
+            start.releaseBootDisplay()
             SystemCalls.exit(status)
         }
         // Help or a mistake: whatever the record showed goes back (the console).
-        boot?.release()
+        start.releaseBootDisplay()
         main(nil)
     }
 }

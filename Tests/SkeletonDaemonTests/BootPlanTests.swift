@@ -2,6 +2,7 @@
 import FoundationEssentials
 #endif
 import Foundation
+import SkeletonBoot
 @testable import SkeletonDaemon
 import SkeletonLayout
 import Testing
@@ -61,22 +62,23 @@ struct BootPlanTests {
         // The image's layouts are where the host's are, so that the plan's layout check can pass here.
         let run = ["run", "--config", "/etc/skeletond.json", "--layouts", directory + "/layouts", "--layout", "solid",
                    "--socket", "/run/sk/control.sock", "--frame-cache", "/srv/image/cache"]
-        let path = try BootPlan.prepare(settings: host, settingsPath: settingsFile, runArguments: run, sizes: sizes).get()
+        let path = try BootRecord.preparePlan(settings: host, settingsPath: settingsFile, runArguments: run, sizes: sizes).get()
 
         // Named as the image's start will look for it, written beside the frames here.
         let target = try #require(BootRecord.location(runArguments: run, settings: Array(settingsText.utf8)))
         #expect(target.directory == "/srv/image/cache")
         #expect(path == directory + "/cache/" + target.path.split(separator: "/").last!)
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        #expect(Array(bytes.prefix(8)) == Array("SKPLAN01".utf8))
+        #expect(Array(bytes.prefix(8)) == Array("SKBOOT02".utf8))
         #expect(String(decoding: bytes, as: UTF8.self).contains("/run/sk/control.sock.hidden"))
 
         bytes.withUnsafeBytes { raw in
-            guard let view = BootPlan.View(raw) else {
+            guard let view = BootRecordView(raw) else {
                 Issue.record("the plan does not read back")
                 return
             }
             #expect(view.device == nil)
+            #expect(view.screens == nil, "a plan has no outputs to replay")
             #expect(view.accepts("HDMI-A-1") && view.accepts("DP-2") && !view.accepts("HDMI-A-2") && !view.accepts("DP"))
             #expect(view.wantedSize("DP-2") == Size(width: 1280, height: 720))
             #expect(view.wantedSize("HDMI-A-1") == nil)
@@ -89,24 +91,24 @@ struct BootPlanTests {
 
         // Hidden, or the layout edited since: the plan does not apply.
         try "{\"name\": \"other\"}".write(toFile: directory + "/layouts/solid.json", atomically: true, encoding: .utf8)
-        #expect(bytes.withUnsafeBytes { BootPlan.View($0) } == nil)
+        #expect(bytes.withUnsafeBytes { BootRecordView($0) } == nil)
     }
 
     @Test func everyConnectedOutputOnTheNamedDevice() throws {
         defer { removeDirectory() }
-        let plan = BootPlan(hiddenMarkerPath: directory + "/hidden", layoutPath: nil, layoutHash: 1, devicePath: "/dev/dri/card3",
-                            outputs: nil, modes: [:], frames: [.init(size: Size(width: 640, height: 480), path: "/c/a.frame")])
+        let plan = BootRecord(hiddenMarkPath: directory + "/hidden", layoutPath: nil, layoutHash: 1, devicePath: "/dev/dri/card3",
+                              connectors: nil, modes: [:], frames: [.init(size: Size(width: 640, height: 480), path: "/c/a.frame")])
         let bytes = plan.encoded
         bytes.withUnsafeBytes { raw in
-            let view = BootPlan.View(raw)
+            let view = BootRecordView(raw)
             #expect(view?.device == "/dev/dri/card3")
             #expect(view?.accepts("Virtual-1") == true)
             #expect(view?.framePath(for: Size(width: 640, height: 480)) == "/c/a.frame")
         }
         _ = FileManager.default.createFile(atPath: directory + "/hidden", contents: FileManager.default.contents(atPath: "/proc/sys/kernel/random/boot_id"))
-        #expect(bytes.withUnsafeBytes { BootPlan.View($0) } == nil)
-        for broken in [Array(bytes.dropLast()), bytes + [0], Array("SKBOOT01".utf8) + bytes.dropFirst(8)] {
-            #expect(broken.withUnsafeBytes { BootPlan.View($0) } == nil)
+        #expect(bytes.withUnsafeBytes { BootRecordView($0) } == nil)
+        for broken in [Array(bytes.dropLast()), bytes + [0], Array("SKPLAN01".utf8) + bytes.dropFirst(8)] {
+            #expect(broken.withUnsafeBytes { BootRecordView($0) } == nil)
         }
     }
 
@@ -118,7 +120,7 @@ struct BootPlanTests {
         let sizes = [Size(width: 320, height: 200)]
         _ = try FrameCache.prepare(settings: host, sizes: sizes).get()
         func problem(_ run: [String]) -> String? {
-            guard case .failure(let error) = BootPlan.prepare(settings: host, settingsPath: settingsFile, runArguments: run, sizes: sizes) else {
+            guard case .failure(let error) = BootRecord.preparePlan(settings: host, settingsPath: settingsFile, runArguments: run, sizes: sizes) else {
                 return nil
             }
             return error.message

@@ -2,6 +2,7 @@
 import FoundationEssentials
 #endif
 import Foundation
+import SkeletonBoot
 import SkeletonDaemon
 import SkeletonSystem
 import SkeletonDisplay

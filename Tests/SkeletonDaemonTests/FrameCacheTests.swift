@@ -2,6 +2,7 @@
 import FoundationEssentials
 #endif
 import Foundation
+import SkeletonBoot
 import SkeletonDaemon
 import SkeletonDisplay
 import SkeletonLayout
@@ -193,7 +194,7 @@ struct FrameCacheTests {
         let plan = String(planned.out.split(separator: "\n").last ?? "")
         #expect(planned.status == 0 && plan.hasPrefix(directory + "/cache/") && plan.hasSuffix(".boot") && planned.err.isEmpty,
                 "\(planned.out) \(planned.err)")
-        #expect(FileManager.default.contents(atPath: plan)?.prefix(8) == Data("SKPLAN01".utf8))
+        #expect(FileManager.default.contents(atPath: plan)?.prefix(8) == Data("SKBOOT02".utf8))
         let refused = try runTool(skeletond, ["cache", "--config", directory + "/s.json", "--layouts", layouts, "--layout", "still",
                                               "--size", "200x100", "--frame-cache", directory + "/cache", "--", "run", "--frame-cache"])
         #expect(refused.status == 1 && refused.err.contains("no boot plan: `run --frame-cache` is not a command line"), "\(refused.err)")

@@ -1,4 +1,5 @@
 import Foundation
+import SkeletonBoot
 @testable import SkeletonDaemon
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import SkeletonBoot
 import SkeletonDaemon
 import SkeletonLayout
 import Testing

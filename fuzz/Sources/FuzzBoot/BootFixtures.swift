@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import CLibDRM
-import SkeletonDaemon
+import SkeletonBoot
 import SkeletonDisplay
 import SkeletonLayout
 import SkeletonRender
@@ -50,17 +50,18 @@ struct BootFixtures: Sendable {
         mode.vdisplay = UInt16(frameSize.height)
         mode.vrefresh = 60
         let modeBytes = withUnsafeBytes(of: mode) { Array($0) }
-        return BootRecord(hiddenMarkerPath: hiddenMarkerPath, layoutPath: layoutPath, layoutHash: BootRecord.layoutHash(layoutText),
-                          devicePath: "/dev/dri/card0", outputs: [
-                              BootRecord.Output(connectorID: 33, crtcID: 31, modeIsPreferred: true, modeBytes: modeBytes, framePath: framePath),
-                          ])
+        let output = BootRecord.Output(connectorID: 33, crtcID: 31, modeIsPreferred: true, modeBytes: modeBytes, framePath: framePath)
+        var record = plan(onlyNamed: true)
+        record.confirmed = BootRecord.Confirmed(devicePath: "/dev/dri/card0", outputs: [output])
+        return record
     }
 
-    static func plan(onlyNamed: Bool) -> BootPlan {
-        BootPlan(hiddenMarkerPath: hiddenMarkerPath, layoutPath: onlyNamed ? layoutPath : nil,
-                 layoutHash: onlyNamed ? BootRecord.layoutHash(layoutText) : 0, devicePath: onlyNamed ? "/dev/dri/card0" : nil,
-                 outputs: onlyNamed ? connectorNames : nil, modes: onlyNamed ? [connectorNames[0]: frameSize] : [:],
-                 frames: [BootPlan.Frame(size: frameSize, path: framePath), BootPlan.Frame(size: Size(width: 3, height: 2), path: framePath)])
+    /// A record no boot confirmed yet.
+    static func plan(onlyNamed: Bool) -> BootRecord {
+        BootRecord(hiddenMarkPath: hiddenMarkerPath, layoutPath: onlyNamed ? layoutPath : nil,
+                   layoutHash: onlyNamed ? BootRecord.layoutHash(layoutText) : 0, devicePath: onlyNamed ? "/dev/dri/card0" : nil,
+                   connectors: onlyNamed ? connectorNames : nil, modes: onlyNamed ? [connectorNames[0]: frameSize] : [:],
+                   frames: [BootRecord.Frame(size: frameSize, path: framePath), BootRecord.Frame(size: Size(width: 3, height: 2), path: framePath)])
     }
 
     /// The fixture layout's first frame, as the cache stores it.

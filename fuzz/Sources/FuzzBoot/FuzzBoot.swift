@@ -1,28 +1,28 @@
-import SkeletonDaemon
+import SkeletonBoot
 import SkeletonDisplay
 import SkeletonLayout
 import SkeletonRender
 
-/// A file from the cache directory read as a start reads it: as a boot record (its outputs and
-/// the frame entries it names), as a boot plan (its choices for the fixtures' connectors and its
+/// A file from the cache directory read as a start reads it: as a boot record (its confirmed
+/// outputs and the frame entries they name; its choices for the fixtures' connectors and its
 /// frame for their size) and as a frame cache entry (header, size and pixels).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzBoot(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
-    if let (_, screens) = BootRecord.screens(bytes) {
-        var screen: BootScreen? = screens
-        while let s = screen {
-            _ = s.size
-            screen = s.next
+    if let record = BootRecordView(bytes) {
+        if let (_, screens) = record.screens {
+            var screen: BootScreen? = screens
+            while let s = screen {
+                _ = s.size
+                screen = s.next
+            }
         }
-    }
-    if let plan = BootPlan.View(bytes) {
-        _ = plan.device
         for name in BootFixtures.connectorNames {
-            _ = plan.accepts(name)
-            _ = plan.wantedSize(name)
+            _ = record.accepts(name)
+            _ = record.wantedSize(name)
         }
-        if let path = plan.framePath(for: BootFixtures.frameSize) { readEntry(path) }
+        _ = record.device
+        if let path = record.framePath(for: BootFixtures.frameSize) { readEntry(path) }
     }
     fixtures.withInputFile(bytes, readEntry)
     return 0

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Reads a boot record's fields in order from its bytes, checking every length.
 struct BootRecordReader {
     private let data: UnsafeRawBufferPointer
@@ -11,9 +7,13 @@ struct BootRecordReader {
 
     var atEnd: Bool { offset == data.count }
 
+    /// What is left to read.
+    var rest: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: data[offset...]) }
+
     mutating func magic(_ text: StaticString) -> Bool {
-        guard let field = take(text.utf8CodeUnitCount), let base = field.baseAddress else { return false }
-        return memcmp(base, text.utf8Start, text.utf8CodeUnitCount) == 0
+        guard let field = take(text.utf8CodeUnitCount) else { return false }
+        for i in 0..<field.count where field[i] != text.utf8Start[i] { return false }
+        return true
     }
 
     mutating func uint32() -> UInt32? { take(4).map { UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self)) } }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import SkeletonLayout
 import SkeletonRender
 import SkeletonSystem
@@ -49,12 +46,12 @@ public struct FrameCache: Sendable {
 
     /// The entry at `path` when its header is ours and the file holds all its pixels; its size
     /// is the header's. Plain reads into the stack: this runs on the boot record's path.
-    package static func openEntry(_ path: String) -> Entry? {
+    public static func openEntry(_ path: String) -> Entry? {
         guard let fd = SystemCalls.openForReading(path) else { return nil }
         var header = (UInt64(0), UInt32(0), UInt32(0))
         let read = withUnsafeMutableBytes(of: &header) { (try? fd.readFully(into: $0)) == true }
         let width = Int(UInt32(littleEndian: header.1)), height = Int(UInt32(littleEndian: header.2))
-        let magicMatches = withUnsafeBytes(of: header.0) { memcmp($0.baseAddress!, magic.utf8Start, 8) == 0 }
+        let magicMatches = header.0 == UnsafeRawPointer(magic.utf8Start).loadUnaligned(as: UInt64.self)
         // At most DRM's largest framebuffer: a damaged header must not overflow the size below.
         guard read, magicMatches, (1...16384).contains(width), (1...16384).contains(height),
               let fileSize = try? fd.fileSize(), fileSize == headerSize + width * height * 4 else {
@@ -68,38 +65,6 @@ public struct FrameCache: Sendable {
     /// (the canvas may then hold part of it: the caller draws the frame instead).
     public func load(_ path: String, into canvas: Canvas) -> Bool {
         entry(path, size: Size(width: canvas.width, height: canvas.height))?.read(into: canvas) ?? false
-    }
-
-    /// An open, checked entry whose pixels are next in its file.
-    public final class Entry {
-        private let fd: FileDescriptor
-        package let size: Size
-
-        init(fd: FileDescriptor, size: Size) {
-            self.fd = fd
-            self.size = size
-        }
-
-        deinit { fd.close() }
-
-        /// Reads the pixels into `canvas` (of the entry's size, any stride), writing only.
-        public func read(into canvas: Canvas) -> Bool {
-            guard canvas.width == size.width && canvas.height == size.height else { return false }
-            let rowBytes = canvas.width * 4
-            do {
-                if canvas.stride == canvas.width {
-                    return try fd.readFully(into: UnsafeMutableRawBufferPointer(start: canvas.base, count: rowBytes * canvas.height))
-                }
-                for y in 0..<canvas.height {
-                    guard try fd.readFully(into: UnsafeMutableRawBufferPointer(start: canvas.row(y), count: rowBytes)) else {
-                        return false
-                    }
-                }
-                return true
-            } catch {
-                return false
-            }
-        }
     }
 
     /// Writes `canvas` as the entry at `path` (atomically: a reader sees no half-written entry)
@@ -147,51 +112,5 @@ public struct FrameCache: Sendable {
             for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
         }
         return bytes
-    }
-}
-
-/// 64-bit FNV-1a: a small, stable hash for cache keys (not for anything adversarial: the
-/// cache directory belongs to root).
-struct FNV1a {
-    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
-
-    /// The hash of one field.
-    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var hash = FNV1a()
-        hash.add(bytes)
-        return hash.value
-    }
-
-    mutating func add(_ bytes: [UInt8]) { bytes.withUnsafeBytes { add($0) } }
-
-    mutating func add(string: StaticString) {
-        add(UnsafeRawBufferPointer(start: string.utf8Start, count: string.utf8CodeUnitCount))
-    }
-
-    mutating func add(_ bytes: UnsafeRawBufferPointer) {
-        for byte in bytes {
-            value ^= UInt64(byte)
-            value &*= 0x0000_0100_0000_01b3
-        }
-        // A length after each field keeps ("ab", "c") and ("a", "bc") apart.
-        add(UInt32(truncatingIfNeeded: bytes.count))
-    }
-
-    mutating func add(_ number: UInt32) {
-        for shift in stride(from: 0, to: 32, by: 8) {
-            value ^= UInt64((number >> UInt32(shift)) & 0xFF)
-            value &*= 0x0000_0100_0000_01b3
-        }
-    }
-
-    /// 16 lowercase hex digits, written in place (no array: the boot record's path names files with it).
-    var hex: String {
-        String(unsafeUninitializedCapacity: 16) { digits in
-            for i in 0..<16 {
-                let nibble = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * i)) & 0xF
-                digits[i] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
-            }
-            return 16
-        }
     }
 }

@@ -1,14 +1,15 @@
+import SkeletonBoot
 import SkeletonLayout
 import SkeletonSystem
 
-extension BootPlan {
-    /// `skeletond cache`'s plan for an image's first boot, after `FrameCache.prepare` wrote the
-    /// frames at `sizes`: written beside them, named for a start with `runArguments` (from
+extension BootRecord {
+    /// `skeletond cache`'s plan (a record no boot has confirmed yet) for an image's first boot,
+    /// after `FrameCache.prepare` wrote the frames at `sizes`: written beside them, named for a start with `runArguments` (from
     /// `run` on) that reads a settings file with the bytes of the one at `settingsPath` (none
     /// when it is missing), with the paths that start will use. `settings` are the cache
     /// command's (its flags on that file), which found the frames. Returns the plan's path, or
     /// why there is none.
-    public static func prepare(settings: Settings, settingsPath: String, runArguments: [String], sizes: [Size]) -> Result<String, DaemonError> {
+    public static func preparePlan(settings: Settings, settingsPath: String, runArguments: [String], sizes: [Size]) -> Result<String, DaemonError> {
         var settingsFile: [UInt8]?
         if SystemCalls.fileExists(settingsPath) {
             guard let bytes = SystemCalls.readFile(settingsPath) else { return .failure(DaemonError("cannot read \(settingsPath)")) }
@@ -40,11 +41,12 @@ extension BootPlan {
         guard let source = LayoutStore(directory: settings.layoutsDirectory).source(of: start) else {
             return .failure(DaemonError("start layout \"\(start)\": cannot read it"))
         }
-        let plan = BootPlan(hiddenMarkerPath: target.hiddenMark.path,
-                            layoutPath: LayoutStore(directory: target.layoutsDirectory).filePath(of: start),
-                            layoutHash: BootRecord.layoutHash(source.text), devicePath: target.device, outputs: target.outputs,
-                            modes: target.modes,
-                            frames: sizes.map { Frame(size: $0, path: targetCache.path(layoutName: source.name, layoutText: source.text, size: $0)) })
+        let choices = target.bootChoices
+        let plan = BootRecord(hiddenMarkPath: choices.hiddenMarkPath,
+                              layoutPath: LayoutStore(directory: target.layoutsDirectory).filePath(of: start),
+                              layoutHash: BootRecord.layoutHash(source.text), devicePath: choices.device, connectors: choices.connectors,
+                              modes: choices.modes,
+                              frames: sizes.map { Frame(size: $0, path: targetCache.path(layoutName: source.name, layoutText: source.text, size: $0)) })
         let name = location.path.split(separator: "/").last.map(String.init) ?? ""
         let here = BootRecord.Location(directory: hostDirectory, path: hostDirectory + "/" + name)
         do { try plan.write(to: here) } catch {

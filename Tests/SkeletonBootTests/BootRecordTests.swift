@@ -2,7 +2,7 @@
 import FoundationEssentials
 #endif
 import Foundation
-import SkeletonDaemon
+import SkeletonBoot
 import SkeletonDisplay
 import SkeletonLayout
 import SkeletonRender
@@ -43,7 +43,7 @@ struct BootRecordTests {
         #expect(location([]) == nil)
         #expect(location(["run", "--frame-cache", "none"]) == nil)
         #expect(location(["run", "--frame-cache=relative/dir"]) == nil)
-        #expect(location(["run"])?.directory == Settings.defaultFrameCacheDirectory)
+        #expect(location(["run"])?.directory == BootDefaults.frameCacheDirectory)
 
         let base = try #require(location(["run", "--config", settings, "--frame-cache", cache]))
         #expect(base.directory == cache)
@@ -71,28 +71,30 @@ struct BootRecordTests {
         let frame = PixelBuffer(width: 7, height: 3, fill: 0x123456)
         try cache.store(directory + "/x-7x3.frame", from: frame.canvas)
         let hash = BootRecord.layoutHash(Array(layoutText.utf8))
-        return BootRecord(hiddenMarkerPath: directory + "/hidden", layoutPath: layout, layoutHash: hash, devicePath: "/dev/dri/card7",
-                          outputs: [BootRecord.Output(connectorID: 31, crtcID: 35, modeIsPreferred: true,
-                                                      modeBytes: modeBytes(width: 7, height: 3), framePath: directory + "/x-7x3.frame")])
+        let output = BootRecord.Output(connectorID: 31, crtcID: 35, modeIsPreferred: true, modeBytes: modeBytes(width: 7, height: 3),
+                                       framePath: directory + "/x-7x3.frame")
+        return BootRecord(hiddenMarkPath: directory + "/hidden", layoutPath: layout, layoutHash: hash, devicePath: nil, connectors: nil,
+                          modes: [:], frames: [BootRecord.Frame(size: Size(width: 7, height: 3), path: directory + "/x-7x3.frame")],
+                          confirmed: BootRecord.Confirmed(devicePath: "/dev/dri/card7", outputs: [output]))
     }
 
     func screens(_ record: BootRecord) -> (device: String, screens: BootScreen)? {
-        record.encoded.withUnsafeBytes { BootRecord.screens($0) }
+        record.encoded.withUnsafeBytes { BootRecordView($0)?.screens }
     }
 
     @Test func aRecordWhoseFilesAreAsTheyWereNamesItsDeviceAndOutputs() throws {
         defer { removeDirectory() }
         let record = try writeRecordAndFiles()
         let bytes = record.encoded
-        #expect(Array(bytes.prefix(8)) == Array("SKBOOT01".utf8))
+        #expect(Array(bytes.prefix(8)) == Array("SKBOOT02".utf8))
         let found = try #require(screens(record))
         #expect(found.device == "/dev/dri/card7")
         #expect(found.screens.size == Size(width: 7, height: 3))
         #expect(found.screens.next == nil)
 
         var two = record
-        two.outputs.append(BootRecord.Output(connectorID: 40, crtcID: 41, modeIsPreferred: false,
-                                             modeBytes: modeBytes(width: 7, height: 3), framePath: record.outputs[0].framePath))
+        two.confirmed?.outputs.append(BootRecord.Output(connectorID: 40, crtcID: 41, modeIsPreferred: false,
+                                                        modeBytes: modeBytes(width: 7, height: 3), framePath: directory + "/x-7x3.frame"))
         let both = try #require(screens(two))
         #expect(both.screens.next != nil && both.screens.next?.next == nil)
     }
@@ -104,11 +106,11 @@ struct BootRecordTests {
 
         // The skeleton was hidden before this start (a restart after the app took over), in
         // this boot; a mark from another boot does not count.
-        _ = FileManager.default.createFile(atPath: record.hiddenMarkerPath, contents: Data("another boot\n".utf8))
+        _ = FileManager.default.createFile(atPath: record.hiddenMarkPath, contents: Data("another boot\n".utf8))
         #expect(screens(record) != nil)
-        _ = FileManager.default.createFile(atPath: record.hiddenMarkerPath, contents: FileManager.default.contents(atPath: "/proc/sys/kernel/random/boot_id"))
+        _ = FileManager.default.createFile(atPath: record.hiddenMarkPath, contents: FileManager.default.contents(atPath: "/proc/sys/kernel/random/boot_id"))
         #expect(screens(record) == nil)
-        try FileManager.default.removeItem(atPath: record.hiddenMarkerPath)
+        try FileManager.default.removeItem(atPath: record.hiddenMarkPath)
 
         // The layout was edited.
         try "{\"name\": \"y\"}".write(toFile: record.layoutPath!, atomically: true, encoding: .utf8)
@@ -117,26 +119,29 @@ struct BootRecordTests {
 
         // The frame entry is gone, damaged, or of another size than the mode.
         var missing = record
-        missing.outputs[0].framePath += ".gone"
+        missing.confirmed?.outputs[0].framePath += ".gone"
         #expect(screens(missing) == nil)
         var otherSize = record
-        otherSize.outputs[0].modeBytes = modeBytes(width: 8, height: 3)
+        otherSize.confirmed?.outputs[0].modeBytes = modeBytes(width: 8, height: 3)
         #expect(screens(otherSize) == nil)
-        let entry = try Data(contentsOf: URL(fileURLWithPath: record.outputs[0].framePath))
-        try entry.dropLast(4).write(to: URL(fileURLWithPath: record.outputs[0].framePath))
+        let entryPath = directory + "/x-7x3.frame"
+        let entry = try Data(contentsOf: URL(fileURLWithPath: entryPath))
+        try entry.dropLast(4).write(to: URL(fileURLWithPath: entryPath))
         #expect(screens(record) == nil)
         _ = try writeRecordAndFiles()
 
-        // A mode of another libdrm's size, no outputs, a truncated or extended file, another magic.
+        // A mode of another libdrm's size, or a plan (nothing confirmed): no outputs to replay.
         var badMode = record
-        badMode.outputs[0].modeBytes.removeLast()
+        badMode.confirmed?.outputs[0].modeBytes.removeLast()
         #expect(screens(badMode) == nil)
-        var none = record
-        none.outputs = []
-        #expect(screens(none) == nil)
+        var plan = record
+        plan.confirmed = nil
+        #expect(screens(plan) == nil)
+        #expect(plan.encoded.withUnsafeBytes { BootRecordView($0) } != nil)
+        // A truncated or extended file, the old format's magic, nothing: no record at all.
         let bytes = record.encoded
-        for broken in [Array(bytes.dropLast()), bytes + [0], Array("SKBOOT02".utf8) + bytes.dropFirst(8), []] {
-            #expect(broken.withUnsafeBytes { BootRecord.screens($0) } == nil)
+        for broken in [Array(bytes.dropLast()), bytes + [0], Array("SKBOOT01".utf8) + bytes.dropFirst(8), []] {
+            #expect(broken.withUnsafeBytes { BootRecordView($0) } == nil)
         }
         #expect(screens(record) != nil)
     }

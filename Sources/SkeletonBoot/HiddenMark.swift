@@ -1,4 +1,5 @@
 import SkeletonSystem
+
 /// Kept beside the control socket while the skeleton is hidden, so that a daemon restarted after
 /// the app took over does not cover the app again. Named after the socket (each daemon has its
 /// own), it holds the boot it was written in (`/proc/sys/kernel/random/boot_id`): a mark from an
@@ -12,7 +13,7 @@ public struct HiddenMark: Sendable, Equatable {
         self.init(path: socketPath + ".hidden", bootIDPath: bootIDPath)
     }
 
-    init(path: String, bootIDPath: String = "/proc/sys/kernel/random/boot_id") {
+    package init(path: String, bootIDPath: String = "/proc/sys/kernel/random/boot_id") {
         self.path = path
         self.bootIDPath = bootIDPath
     }

@@ -1,0 +1,22 @@
+import SkeletonLayout
+
+/// What the settings say that a start's first frame depends on: where frames and records are
+/// kept, the hidden mark, and the display choices a plan repeats at boot.
+public struct BootChoices: Equatable, Sendable {
+    /// nil: no frame cache (and no record).
+    public var frameCacheDirectory: String?
+    public var hiddenMarkPath: String
+    /// nil: the first card with an output to drive.
+    public var device: String?
+    /// Connector names to drive; nil: every connected one.
+    public var connectors: [String]?
+    public var modes: [String: Size]
+
+    public init(frameCacheDirectory: String?, hiddenMarkPath: String, device: String?, connectors: [String]?, modes: [String: Size]) {
+        self.frameCacheDirectory = frameCacheDirectory
+        self.hiddenMarkPath = hiddenMarkPath
+        self.device = device
+        self.connectors = connectors
+        self.modes = modes
+    }
+}

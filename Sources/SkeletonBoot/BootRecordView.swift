@@ -1,0 +1,113 @@
+import SkeletonDisplay
+import SkeletonLayout
+import SkeletonSystem
+
+/// A boot record's fields, read in place from its bytes (valid as long as they are), as the
+/// boot path must: no arrays, no dictionaries. Raw like the rest, so that a view (and an
+/// optional one) is copied as plain bytes: a String member would make the runtime instantiate
+/// `BootRecordView?`'s metadata on the boot path.
+package struct BootRecordView {
+    private let deviceBytes: UnsafeRawBufferPointer
+    private let onlyNamed: Bool
+    private let names: UnsafeRawBufferPointer
+    private let modes: UnsafeRawBufferPointer
+    private let frames: UnsafeRawBufferPointer
+    private let confirmedDevice: UnsafeRawBufferPointer
+    private let outputCount: UInt32
+    private let outputs: UnsafeRawBufferPointer
+
+    /// At most this many outputs are recorded (DRM devices have fewer CRTCs).
+    static let maximumOutputs: UInt32 = 16
+
+    /// nil when the bytes are not a whole record, the skeleton is hidden or the start layout's
+    /// file changed.
+    package init?(_ bytes: UnsafeRawBufferPointer) {
+        var reader = BootRecordReader(bytes)
+        guard reader.magic(BootRecord.magic), Self.startIsCurrent(&reader), let device = reader.bytes(),
+              let onlyNamed = reader.uint32(), let names = reader.bytes(), let modes = reader.bytes(), let frames = reader.bytes(),
+              let confirmedDevice = reader.bytes(), let count = reader.uint32(), count <= Self.maximumOutputs else { return nil }
+        let outputs = reader.rest
+        // Each output's fields are all there, and nothing follows them.
+        for _ in 0..<count {
+            guard reader.uint32() != nil, reader.uint32() != nil, reader.uint32() != nil, reader.bytes() != nil,
+                  reader.bytes() != nil else { return nil }
+        }
+        guard reader.atEnd else { return nil }
+        self.deviceBytes = device
+        self.onlyNamed = onlyNamed != 0
+        self.names = names
+        self.modes = modes
+        self.frames = frames
+        self.confirmedDevice = confirmedDevice
+        self.outputCount = count
+        self.outputs = outputs
+    }
+
+    /// Reads the fields a record begins with (the hidden mark's path, the start layout's path
+    /// and hash): whether the skeleton is not hidden and the layout file is as it was.
+    private static func startIsCurrent(_ reader: inout BootRecordReader) -> Bool {
+        guard let mark = reader.string(), HiddenMark(path: mark).state != .set,
+              let layoutPath = reader.string(), let layoutHash = reader.uint64() else { return false }
+        return layoutPath.isEmpty || SystemCalls.withFileBytes(layoutPath, limit: 1 << 24, { FNV1a.hash($0) }) == layoutHash
+    }
+
+    /// The device the settings name; nil: the first card with an output to drive.
+    package var device: String? { deviceBytes.isEmpty ? nil : String(decoding: deviceBytes, as: UTF8.self) }
+
+    /// Whether a start drives this connector (when connected and not non-desktop).
+    package func accepts(_ name: String) -> Bool {
+        guard onlyNamed else { return true }
+        var reader = BootRecordReader(names)
+        while let next = reader.string() {
+            if next == name { return true }
+        }
+        return false
+    }
+
+    /// The size the settings ask for on this connector.
+    package func wantedSize(_ name: String) -> Size? {
+        var reader = BootRecordReader(modes)
+        while let next = reader.string(), let width = reader.uint32(), let height = reader.uint32() {
+            if next == name { return Size(width: Int(width), height: Int(height)) }
+        }
+        return nil
+    }
+
+    /// The frame cache entry for an output of this size.
+    package func framePath(for size: Size) -> String? {
+        var reader = BootRecordReader(frames)
+        while let width = reader.uint32(), let height = reader.uint32(), let path = reader.string() {
+            if Int(width) == size.width && Int(height) == size.height { return path }
+        }
+        return nil
+    }
+
+    /// The confirmed outputs' device and screens (a list, last first), each with its frame
+    /// entry open and of its size; nil in a plan or when an entry is missing or damaged.
+    package var screens: (device: String, screens: BootScreen)? {
+        guard outputCount > 0, !confirmedDevice.isEmpty else { return nil }
+        var reader = BootRecordReader(outputs)
+        var screens: BootScreen?
+        for _ in 0..<outputCount {
+            guard let connector = reader.uint32(), let crtc = reader.uint32(), let preferred = reader.uint32(),
+                  let mode = reader.bytes(), let framePath = reader.string(), let frame = FrameCache.openEntry(framePath),
+                  let screen = BootScreen(connectorID: connector, crtcID: crtc, modeBytes: mode, modeIsPreferred: preferred != 0,
+                                          next: screens, writeFrame: { frame.read(into: $0) }),
+                  frame.size == screen.size else { return nil }
+            screens = screen
+        }
+        guard let screens else { return nil }
+        return (String(decoding: confirmedDevice, as: UTF8.self), screens)
+    }
+
+    /// Puts the frames on screen: on the confirmed outputs when they are all as they were,
+    /// else on the outputs a start would choose now; nil, with the screen untouched, when
+    /// neither can be done.
+    package func show() -> BootDisplay? {
+        if let (device, screens) = screens, let display = BootDisplay.show(path: device, screens: screens) { return display }
+        return BootDisplay.probe(device: device, accepts: accepts, wantedSize: wantedSize, frame: { size in
+            guard let path = framePath(for: size), let entry = FrameCache.openEntry(path), entry.size == size else { return nil }
+            return { entry.read(into: $0) }
+        })
+    }
+}

@@ -1,0 +1,241 @@
+import SkeletonDisplay
+import SkeletonLayout
+import SkeletonRender
+import SkeletonSystem
+
+/// The start layout's first frame, from before the daemon runs to the record the next start
+/// replays: the one object the daemon's boot path and display host talk to.
+///
+/// 1. `atBoot` (first thing in `main`): finds this start's boot record and, when everything it
+///    names is as it was, puts its frames on screen (`BootDisplay`).
+/// 2. The display provider opens the DRM display adopting that (`takeBootDisplay`) and reports
+///    what it opened (`opened`): whether the whole picture was adopted, and the outputs a
+///    record would replay.
+/// 3. The daemon, with its settings (`choices`): adopts the boot frame or shows cached frames
+///    (`showCachedFrames`), notes the start layout once parsed (`startLayoutShown`), and once the
+///    first frame is up writes the entries that were missing and the record (`settle`).
+public final class StartFrames {
+    /// Where this start's record goes; nil once written, or when there is none to write.
+    public private(set) var location: BootRecord.Location?
+    private var bootDisplay: BootDisplay?
+    /// The settings' choices; the daemon sets them before it opens the display.
+    public var choices: BootChoices?
+
+    /// The boot display's frame became the display's: when it was shown (CLOCK_MONOTONIC
+    /// seconds) and whether its outputs were chosen at boot (a plan) rather than replayed.
+    public private(set) var adoptedFrame: (shownAt: Double, chosenAtBoot: Bool)?
+    /// The DRM display last opened, as a record would replay it, with its outputs' sizes.
+    private var opened: (confirmed: BootRecord.Confirmed, sizes: [Size])?
+
+    private var source: StartSource?
+    private var look: (layout: Layout, overrides: PresentationOverrides)?
+    private var missing: [BootRecord.Frame] = []
+    private var missingTried = false
+    private var pendingRecord: BootRecord?
+
+    public init(location: BootRecord.Location? = nil, bootDisplay: BootDisplay? = nil) {
+        self.location = location
+        self.bootDisplay = bootDisplay
+    }
+
+    /// This start's record, shown when it can be (argv without the program name).
+    public static func atBoot(arguments: UnsafeBufferPointer<UnsafeMutablePointer<CChar>?>) -> StartFrames {
+        guard let location = BootRecord.location(arguments: arguments) else { return StartFrames() }
+        let display = SystemCalls.withFileBytes(location.path, limit: BootRecord.maximumFileSize) { bytes in
+            BootRecordView(bytes)?.show()
+        } ?? nil
+        return StartFrames(location: location, bootDisplay: display)
+    }
+
+    // MARK: The display
+
+    /// The display shown at boot, for the first open to adopt (once).
+    public func takeBootDisplay() -> BootDisplay? {
+        defer { bootDisplay = nil }
+        return bootDisplay
+    }
+
+    /// A start that ends before it opened the display puts the console back.
+    public func releaseBootDisplay() {
+        bootDisplay?.release()
+        bootDisplay = nil
+    }
+
+    /// The provider opened `display` (nil: none, or not DRM), adopting from `boot`.
+    public func opened(_ display: DRMDisplay?, adopting boot: BootDisplay?, log: any BootLog) {
+        if let boot {
+            // The whole picture is the boot frame only when every output took it over.
+            if let display, display.path == boot.path, boot.allAdopted, display.drmOutputs.allSatisfy(\.adoptedBootFrame) {
+                adoptedFrame = (boot.shownAt, boot.fromPlan)
+            } else {
+                log.notice("boot record: the display is not driven as \(boot.fromPlan ? "chosen at boot" : "recorded"); what it showed is put back where it is not taken over")
+            }
+        }
+        opened = display.map { drm in
+            let outputs = drm.drmOutputs.map { output in
+                let facts = output.bootRecord
+                return BootRecord.Output(connectorID: facts.connectorID, crtcID: facts.crtcID, modeIsPreferred: facts.modeIsPreferred,
+                                         modeBytes: facts.modeBytes, framePath: "")
+            }
+            return (BootRecord.Confirmed(devicePath: drm.path, outputs: outputs), drm.drmOutputs.map(\.size))
+        }
+    }
+
+    // MARK: The first frame
+
+    private var cache: FrameCache? { FrameCache(directory: choices?.frameCacheDirectory) }
+
+    /// The boot frame is the display's picture: keeps the source for a display that comes
+    /// later (a native driver replacing simpledrm, a reopen after hide). A record replayed as
+    /// it was is not written again; outputs chosen at boot are recorded.
+    public func adoptBootFrame(source: () -> StartSource?) -> (shownAt: Double, chosenAtBoot: Bool)? {
+        guard let adoptedFrame else { return nil }
+        if !adoptedFrame.chosenAtBoot { location = nil }
+        if cache != nil { self.source = source() }
+        return adoptedFrame
+    }
+
+    /// Puts each output's cached frame of the start layout on screen; the outputs without one
+    /// are remembered, to be written once the first frame is drawn. True when every output
+    /// shows its cached frame.
+    public func showCachedFrames(on outputs: [any DisplayOutput], source: () -> StartSource?, log: any BootLog) -> Bool {
+        guard let cache, let source = source() else { return false }
+        self.source = source
+        var shown = 0
+        for output in outputs {
+            let path = cache.path(layoutName: source.name, layoutText: source.text, size: output.size)
+            guard let entry = cache.entry(path, size: output.size) else {
+                planWrite(BootRecord.Frame(size: output.size, path: path))
+                continue
+            }
+            do {
+                if try output.presentWhole({ entry.read(into: $0) }) {
+                    shown += 1
+                } else if output.canPresent {
+                    // The entry could not be read whole: it is written anew.
+                    planWrite(BootRecord.Frame(size: output.size, path: path))
+                }
+            } catch {
+                log.error("present on \(output.name): \(error)")
+            }
+        }
+        return shown > 0 && shown == outputs.count
+    }
+
+    /// The start layout is parsed and shown: its look is what missed entries are rendered
+    /// from. A fallback (a broken file) is not cached, since entries are keyed on the file.
+    public func startLayoutShown(_ layout: Layout, overrides: PresentationOverrides, fromFile: Bool) {
+        if fromFile && source != nil {
+            look = (layout, overrides)
+        } else {
+            source = nil
+            missing = []
+        }
+    }
+
+    /// A display that appeared after the start (a late driver, the memory fallback) had no
+    /// cache to look at: the start layout's frame is written for its outputs that lack one.
+    public func displayAttached(outputs: [any DisplayOutput]) {
+        guard look != nil, let source, let cache else { return }
+        for output in outputs {
+            let path = cache.path(layoutName: source.name, layoutText: source.text, size: output.size)
+            if cache.entry(path, size: output.size) == nil {
+                missingTried = false
+                planWrite(BootRecord.Frame(size: output.size, path: path))
+            }
+        }
+    }
+
+    private func planWrite(_ frame: BootRecord.Frame) {
+        if !missing.contains(frame) { missing.append(frame) }
+    }
+
+    /// Once the first frame is up: the missed entries, then the record.
+    public func settle(log: any BootLog) {
+        if !missing.isEmpty && !missingTried {
+            missingTried = true
+            writeMissing(lastChance: false, log: log)
+        }
+        if location != nil { settleRecord(log: log) }
+    }
+
+    /// The display is the app's now: the entries that could not be written at start are tried
+    /// once more (the root is usually writable by then).
+    public func lastChance(log: any BootLog) {
+        guard !missing.isEmpty else { return }
+        writeMissing(lastChance: true, log: log)
+        if location != nil { settleRecord(log: log) }
+    }
+
+    /// Renders the start layout's first frame for each size that missed, with a renderer of
+    /// its own, and writes it. A directory that is not writable yet (a read-only root early in
+    /// boot) gets a second chance when the skeleton is hidden.
+    private func writeMissing(lastChance: Bool, log: any BootLog) {
+        guard let look, let cache else {
+            missing = []
+            return
+        }
+        var failed: [BootRecord.Frame] = []
+        for frame in missing {
+            do {
+                // A directory that cannot be made shows up as the failure to write into it.
+                try? SystemCalls.makeDirectories(FrameCache.directory(of: frame.path), mode: 0o755)
+                try cache.storeFirstFrame(of: look.layout, overrides: look.overrides, size: frame.size, at: frame.path)
+                log.info("frame cache: wrote \(frame.path) for \(frame.size)")
+            } catch {
+                failed.append(frame)
+                if lastChance {
+                    log.warning("frame cache: cannot write \(frame.path): \(error)")
+                } else {
+                    log.info("frame cache: cannot write \(frame.path) yet (\(error.text)); trying again when the skeleton is hidden")
+                }
+            }
+        }
+        missing = lastChance ? [] : failed
+    }
+
+    /// Notes what the record says as soon as the first frame is up (by hide, the display may
+    /// be closed), and writes it once the entries it names exist.
+    private func settleRecord(log: any BootLog) {
+        guard let location else { return }
+        if pendingRecord == nil {
+            guard let record = record(for: location) else {
+                self.location = nil
+                return
+            }
+            pendingRecord = record
+        }
+        guard missing.isEmpty, let record = pendingRecord else { return }
+        self.location = nil
+        pendingRecord = nil
+        guard record.frames.allSatisfy({ FrameCache.openEntry($0.path) != nil }) else {
+            log.debug("boot record: not written, a frame cache entry is missing")
+            return
+        }
+        do {
+            try record.write(to: location)
+            log.info("boot record: wrote \(location.path)")
+        } catch {
+            log.warning("boot record: cannot write \(location.path): \(error)")
+        }
+    }
+
+    /// nil when this start cannot be replayed from a record: another cache directory than the
+    /// one looked in before the settings were read, no start layout from a file (or the
+    /// built-in one), or no DRM display.
+    private func record(for location: BootRecord.Location) -> BootRecord? {
+        guard let choices, choices.frameCacheDirectory == location.directory, let cache, look != nil, let source,
+              let opened, !opened.confirmed.outputs.isEmpty else { return nil }
+        var confirmed = opened.confirmed
+        var frames: [BootRecord.Frame] = []
+        for (i, size) in opened.sizes.enumerated() {
+            let path = cache.path(layoutName: source.name, layoutText: source.text, size: size)
+            confirmed.outputs[i].framePath = path
+            let frame = BootRecord.Frame(size: size, path: path)
+            if !frames.contains(frame) { frames.append(frame) }
+        }
+        return BootRecord(hiddenMarkPath: choices.hiddenMarkPath, layoutPath: source.path, layoutHash: BootRecord.layoutHash(source.text),
+                          devicePath: choices.device, connectors: choices.connectors, modes: choices.modes, frames: frames,
+                          confirmed: confirmed)
+    }
+}

@@ -1,0 +1,3 @@
+import SkeletonBoot
+
+extension Logger: BootLog {}

@@ -46,11 +46,11 @@ extension BootDisplay {
     private static func probe(path: String, accepts: (String) -> Bool, wantedSize: (String) -> Size?,
                               frame: (Size) -> ((Canvas) -> Bool)?) -> Probe {
         guard let fd = try? DRMCalls.open(path) else { return .noOutput }
-        guard DRMCalls.supportsDumbBuffers(fd), let resources = drmModeGetResources(fd) else {
+        guard DRMCalls.supportsDumbBuffers(fd), let resources = DRMCalls.resources(fd) else {
             DRMCalls.close(fd)
             return .noOutput
         }
-        defer { drmModeFreeResources(resources) }
+        defer { DRMCalls.free(resources) }
         let res = resources.pointee
         var screens: BootScreen?
         var refused = false

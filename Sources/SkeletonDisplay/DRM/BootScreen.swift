@@ -63,8 +63,8 @@ public final class BootScreen {
     /// would cost tens of milliseconds per output, and `DRMDisplay.open` probes anyway and
     /// adopts only an output it would drive on this connector, CRTC and mode.
     func isCurrent(_ fd: Int32) -> Bool {
-        guard let connector = drmModeGetConnectorCurrent(fd, connectorID) else { return false }
-        defer { drmModeFreeConnector(connector) }
+        guard let connector = DRMCalls.connector(fd, connectorID, probing: false) else { return false }
+        defer { DRMCalls.free(connector) }
         let c = connector.pointee
         guard c.connection == DRM_MODE_CONNECTED, c.count_modes > 0, let modes = c.modes else { return false }
         var preferred: Int?
@@ -83,7 +83,7 @@ public final class BootScreen {
         guard let buffer = try? DumbBuffer(fd: fd, width: Int(mode.hdisplay), height: Int(mode.vdisplay),
                                            device: device, connector: "boot") else { return false }
         self.buffer = buffer
-        saved = drmModeGetCrtc(fd, crtcID)
+        saved = DRMCalls.crtc(fd, crtcID)
         guard DRMCalls.setCrtc(fd, crtc: crtcID, framebuffer: buffer.framebuffer, connector: connectorID, mode: mode) == nil else {
             release(fd)
             return false
@@ -103,7 +103,7 @@ public final class BootScreen {
             buffer.destroy()
             self.buffer = nil
         }
-        if let saved { drmModeFreeCrtc(saved) }
+        if let saved { DRMCalls.free(saved) }
         saved = nil
     }
 

@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CLibDRM
+import SkeletonSystem
 import SkeletonLayout
 import SkeletonRender
 

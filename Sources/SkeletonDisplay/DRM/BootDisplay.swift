@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CLibDRM
+import SkeletonSystem
 
 /// The display as a previous start left it, brought up first thing at boot from the daemon's
 /// boot record: the device opened, each recorded output checked against what the kernel
@@ -13,14 +11,14 @@ import CLibDRM
 /// not adopt goes back as it was (`release`).
 public final class BootDisplay {
     public let path: String
-    private(set) var fd: Int32?
+    private(set) var fd: FileDescriptor?
     private let screens: BootScreen
     /// CLOCK_MONOTONIC seconds when the frame was on screen.
     public let shownAt: Double
     /// The outputs were chosen at boot (a boot plan), not recorded by a previous start.
     public let fromPlan: Bool
 
-    private init(path: String, fd: Int32, screens: BootScreen, shownAt: Double, fromPlan: Bool) {
+    private init(path: String, fd: FileDescriptor, screens: BootScreen, shownAt: Double, fromPlan: Bool) {
         self.path = path
         self.fd = fd
         self.screens = screens
@@ -51,7 +49,7 @@ public final class BootDisplay {
 
     /// Sets each screen's mode and writes its frame. When one fails, the screens shown go
     /// back as they were and the device is closed.
-    static func show(path: String, fd: Int32, screens: BootScreen, fromPlan: Bool) -> BootDisplay? {
+    static func show(path: String, fd: FileDescriptor, screens: BootScreen, fromPlan: Bool) -> BootDisplay? {
         var screen: BootScreen? = screens
         while let s = screen {
             guard s.show(fd, device: path) else {
@@ -62,14 +60,11 @@ public final class BootDisplay {
             }
             screen = s.next
         }
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return BootDisplay(path: path, fd: fd, screens: screens, shownAt: Double(now.tv_sec) + Double(now.tv_nsec) / 1e9,
-                           fromPlan: fromPlan)
+        return BootDisplay(path: path, fd: fd, screens: screens, shownAt: SystemCalls.monotonicSeconds(), fromPlan: fromPlan)
     }
 
     /// The device, for `DRMDisplay.open` of the same path: it stays DRM master.
-    func takeDescriptor(for path: String) -> Int32? {
+    func takeDescriptor(for path: String) -> FileDescriptor? {
         guard path == self.path, let fd else { return nil }
         return fd
     }

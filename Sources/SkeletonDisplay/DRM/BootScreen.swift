@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CLibDRM
+import SkeletonSystem
 import SkeletonLayout
 import SkeletonRender
 
@@ -62,7 +60,7 @@ public final class BootScreen {
     /// it was chosen for that). Its state as the kernel last probed it: a probe (EDID read)
     /// would cost tens of milliseconds per output, and `DRMDisplay.open` probes anyway and
     /// adopts only an output it would drive on this connector, CRTC and mode.
-    func isCurrent(_ fd: Int32) -> Bool {
+    func isCurrent(_ fd: FileDescriptor) -> Bool {
         guard let connector = DRMCalls.connector(fd, connectorID, probing: false) else { return false }
         defer { DRMCalls.free(connector) }
         let c = connector.pointee
@@ -79,7 +77,7 @@ public final class BootScreen {
     /// Creates the buffer, sets the mode on it, then writes the frame (bochs wipes a buffer
     /// drawn before the mode set). False when the mode could not be set; a frame that could
     /// not be read whole leaves the screen as it is until the daemon draws.
-    func show(_ fd: Int32, device: String) -> Bool {
+    func show(_ fd: FileDescriptor, device: String) -> Bool {
         guard let buffer = try? DumbBuffer(fd: fd, width: Int(mode.hdisplay), height: Int(mode.vdisplay),
                                            device: device, connector: "boot") else { return false }
         self.buffer = buffer
@@ -95,7 +93,7 @@ public final class BootScreen {
     }
 
     /// Puts the saved CRTC back (the console) and destroys the buffer, unless adopted.
-    func release(_ fd: Int32) {
+    func release(_ fd: FileDescriptor) {
         writeFrame = nil
         guard !adopted else { return }
         if let buffer {

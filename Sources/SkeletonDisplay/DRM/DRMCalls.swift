@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CLibDRM
 import CSkeletonDRM
+import SkeletonSystem
 
 /// Every libdrm and system call of the DRM backend. Failures become `DisplayError`s that name
 /// the device, the connector when there is one, the call and errno's text.
@@ -12,6 +13,9 @@ enum DRMCalls {
 
     static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
 
+    /// errno(3) now, after a libdrm call that failed.
+    static var lastErrno: Int32 { errno }
+
     /// libdrm returns -1 with errno set, or a negative errno: either way, the errno.
     static func errorCode(_ result: Int32) -> Int32 { result == -1 ? errno : -result }
 
@@ -20,59 +24,59 @@ enum DRMCalls {
                      deviceGone: code == ENODEV || code == ENOENT)
     }
 
-    /// open(2) with O_RDWR | O_CLOEXEC.
-    static func open(_ path: String) throws(DisplayError) -> Int32 {
-        while true {
-            let fd = Glibc.open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK)
-            if fd >= 0 { return fd }
-            if errno != EINTR { throw fail(path, nil, "open", errno) }
+    /// open(2) with O_RDWR | O_CLOEXEC | O_NONBLOCK, EINTR retried by SkeletonSystem's helper.
+    static func open(_ path: String) throws(DisplayError) -> FileDescriptor {
+        do {
+            return FileDescriptor(rawValue: try SystemCalls.retryingOnInterrupt("open") { Glibc.open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK) })
+        } catch {
+            throw fail(path, nil, "open", error.rawValue)
         }
     }
 
     /// drmGetCap(DRM_CAP_DUMB_BUFFER).
-    static func supportsDumbBuffers(_ fd: Int32) -> Bool {
+    static func supportsDumbBuffers(_ fd: FileDescriptor) -> Bool {
         var value: UInt64 = 0
-        return drmGetCap(fd, UInt64(DRM_CAP_DUMB_BUFFER), &value) == 0 && value != 0
+        return drmGetCap(fd.rawValue, UInt64(DRM_CAP_DUMB_BUFFER), &value) == 0 && value != 0
     }
 
     /// drmModeGetResources; release with `free(_:)`.
-    static func resources(_ fd: Int32) -> drmModeResPtr? { drmModeGetResources(fd) }
+    static func resources(_ fd: FileDescriptor) -> drmModeResPtr? { drmModeGetResources(fd.rawValue) }
 
     /// drmModeFreeResources.
     static func free(_ resources: drmModeResPtr) { drmModeFreeResources(resources) }
 
     /// drmModeGetConnector (probing: the kernel asks the monitor again) or
     /// drmModeGetConnectorCurrent (what it last found); release with `free(_:)`.
-    static func connector(_ fd: Int32, _ id: UInt32, probing: Bool) -> drmModeConnectorPtr? {
-        probing ? drmModeGetConnector(fd, id) : drmModeGetConnectorCurrent(fd, id)
+    static func connector(_ fd: FileDescriptor, _ id: UInt32, probing: Bool) -> drmModeConnectorPtr? {
+        probing ? drmModeGetConnector(fd.rawValue, id) : drmModeGetConnectorCurrent(fd.rawValue, id)
     }
 
     /// drmModeFreeConnector.
     static func free(_ connector: drmModeConnectorPtr) { drmModeFreeConnector(connector) }
 
     /// drmModeGetEncoder; release with `free(_:)`.
-    static func encoder(_ fd: Int32, _ id: UInt32) -> drmModeEncoderPtr? { drmModeGetEncoder(fd, id) }
+    static func encoder(_ fd: FileDescriptor, _ id: UInt32) -> drmModeEncoderPtr? { drmModeGetEncoder(fd.rawValue, id) }
 
     /// drmModeFreeEncoder.
     static func free(_ encoder: drmModeEncoderPtr) { drmModeFreeEncoder(encoder) }
 
     /// drmModeGetCrtc: the CRTC's state, saved to be restored later; release with `free(_:)`.
-    static func crtc(_ fd: Int32, _ id: UInt32) -> drmModeCrtcPtr? { drmModeGetCrtc(fd, id) }
+    static func crtc(_ fd: FileDescriptor, _ id: UInt32) -> drmModeCrtcPtr? { drmModeGetCrtc(fd.rawValue, id) }
 
     /// drmModeFreeCrtc.
     static func free(_ crtc: drmModeCrtcPtr) { drmModeFreeCrtc(crtc) }
 
     /// drmModeCreateDumbBuffer at 32 bits per pixel.
-    static func createDumb(_ fd: Int32, width: Int, height: Int, device: String, connector: String)
+    static func createDumb(_ fd: FileDescriptor, width: Int, height: Int, device: String, connector: String)
         throws(DisplayError) -> (handle: UInt32, pitch: UInt32, size: UInt64) {
         var handle: UInt32 = 0, pitch: UInt32 = 0, size: UInt64 = 0
-        let r = drmModeCreateDumbBuffer(fd, UInt32(width), UInt32(height), 32, 0, &handle, &pitch, &size)
+        let r = drmModeCreateDumbBuffer(fd.rawValue, UInt32(width), UInt32(height), 32, 0, &handle, &pitch, &size)
         if r != 0 { throw fail(device, connector, "drmModeCreateDumbBuffer", errorCode(r)) }
         return (handle, pitch, size)
     }
 
     /// drmModeAddFB2 with XRGB8888, falling back to drmModeAddFB (depth 24, 32 bpp).
-    static func addFramebuffer(_ fd: Int32, width: Int, height: Int, handle: UInt32, pitch: UInt32,
+    static func addFramebuffer(_ fd: FileDescriptor, width: Int, height: Int, handle: UInt32, pitch: UInt32,
                                device: String, connector: String) throws(DisplayError) -> UInt32 {
         var id: UInt32 = 0
         var handles: (UInt32, UInt32, UInt32, UInt32) = (handle, 0, 0, 0)
@@ -81,7 +85,7 @@ enum DRMCalls {
         let r = withUnsafePointer(to: &handles) { h in
             withUnsafePointer(to: &pitches) { p in
                 withUnsafePointer(to: &offsets) { o in
-                    drmModeAddFB2(fd, UInt32(width), UInt32(height), formatXRGB8888,
+                    drmModeAddFB2(fd.rawValue, UInt32(width), UInt32(height), formatXRGB8888,
                                   UnsafeRawPointer(h).assumingMemoryBound(to: UInt32.self),
                                   UnsafeRawPointer(p).assumingMemoryBound(to: UInt32.self),
                                   UnsafeRawPointer(o).assumingMemoryBound(to: UInt32.self), &id, 0)
@@ -89,44 +93,44 @@ enum DRMCalls {
             }
         }
         if r == 0 { return id }
-        let legacy = drmModeAddFB(fd, UInt32(width), UInt32(height), 24, 32, pitch, handle, &id)
+        let legacy = drmModeAddFB(fd.rawValue, UInt32(width), UInt32(height), 24, 32, pitch, handle, &id)
         if legacy != 0 { throw fail(device, connector, "drmModeAddFB2 and drmModeAddFB", errorCode(legacy)) }
         return id
     }
 
     /// drmModeMapDumbBuffer, then mmap(2) shared and writable.
-    static func map(_ fd: Int32, handle: UInt32, size: UInt64, device: String, connector: String)
+    static func map(_ fd: FileDescriptor, handle: UInt32, size: UInt64, device: String, connector: String)
         throws(DisplayError) -> UnsafeMutableRawPointer {
         var offset: UInt64 = 0
-        let r = drmModeMapDumbBuffer(fd, handle, &offset)
+        let r = drmModeMapDumbBuffer(fd.rawValue, handle, &offset)
         if r != 0 { throw fail(device, connector, "drmModeMapDumbBuffer", errorCode(r)) }
-        let p = mmap(nil, Int(size), PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset))
+        let p = mmap(nil, Int(size), PROT_READ | PROT_WRITE, MAP_SHARED, fd.rawValue, off_t(offset))
         guard let p, p != MAP_FAILED else { throw fail(device, connector, "mmap", errno) }
         return p
     }
 
     static func unmap(_ pointer: UnsafeMutableRawPointer, size: UInt64) { munmap(pointer, Int(size)) }
-    static func removeFramebuffer(_ fd: Int32, _ id: UInt32) { _ = drmModeRmFB(fd, id) }
-    static func destroyDumb(_ fd: Int32, _ handle: UInt32) { _ = drmModeDestroyDumbBuffer(fd, handle) }
+    static func removeFramebuffer(_ fd: FileDescriptor, _ id: UInt32) { _ = drmModeRmFB(fd.rawValue, id) }
+    static func destroyDumb(_ fd: FileDescriptor, _ handle: UInt32) { _ = drmModeDestroyDumbBuffer(fd.rawValue, handle) }
 
     /// drmModeSetCrtc for one connector; returns the errno on failure.
-    static func setCrtc(_ fd: Int32, crtc: UInt32, framebuffer: UInt32, connector: UInt32, mode: drmModeModeInfo) -> Int32? {
+    static func setCrtc(_ fd: FileDescriptor, crtc: UInt32, framebuffer: UInt32, connector: UInt32, mode: drmModeModeInfo) -> Int32? {
         var connectorID = connector
         var m = mode
-        let r = drmModeSetCrtc(fd, crtc, framebuffer, 0, 0, &connectorID, 1, &m)
+        let r = drmModeSetCrtc(fd.rawValue, crtc, framebuffer, 0, 0, &connectorID, 1, &m)
         return r == 0 ? nil : errorCode(r)
     }
 
     /// drmModeSetCrtc back to what drmModeGetCrtc saved (the console), or the CRTC off when
     /// nothing was showing.
-    static func restoreCrtc(_ fd: Int32, saved: drmModeCrtcPtr?, crtc: UInt32, connector: UInt32) {
+    static func restoreCrtc(_ fd: FileDescriptor, saved: drmModeCrtcPtr?, crtc: UInt32, connector: UInt32) {
         if let saved, saved.pointee.mode_valid != 0 {
             var connectorID = connector
             var savedMode = saved.pointee.mode
-            _ = drmModeSetCrtc(fd, saved.pointee.crtc_id, saved.pointee.buffer_id, saved.pointee.x, saved.pointee.y,
+            _ = drmModeSetCrtc(fd.rawValue, saved.pointee.crtc_id, saved.pointee.buffer_id, saved.pointee.x, saved.pointee.y,
                                &connectorID, 1, &savedMode)
         } else {
-            _ = drmModeSetCrtc(fd, crtc, 0, 0, 0, nil, 0, nil)
+            _ = drmModeSetCrtc(fd.rawValue, crtc, 0, 0, 0, nil, 0, nil)
         }
     }
 
@@ -136,45 +140,40 @@ enum DRMCalls {
     }
 
     /// drmModePageFlip with an event whose user data is the CRTC id; returns the errno on failure.
-    static func pageFlip(_ fd: Int32, crtc: UInt32, framebuffer: UInt32) -> Int32? {
-        let r = drmModePageFlip(fd, crtc, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), UnsafeMutableRawPointer(bitPattern: UInt(crtc)))
+    static func pageFlip(_ fd: FileDescriptor, crtc: UInt32, framebuffer: UInt32) -> Int32? {
+        let r = drmModePageFlip(fd.rawValue, crtc, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), UnsafeMutableRawPointer(bitPattern: UInt(crtc)))
         return r == 0 ? nil : errorCode(r)
     }
 
     /// drmModeDirtyFB over the whole framebuffer; returns the errno on failure.
-    static func dirty(_ fd: Int32, framebuffer: UInt32) -> Int32? {
-        let r = drmModeDirtyFB(fd, framebuffer, nil, 0)
+    static func dirty(_ fd: FileDescriptor, framebuffer: UInt32) -> Int32? {
+        let r = drmModeDirtyFB(fd.rawValue, framebuffer, nil, 0)
         return r == 0 ? nil : errorCode(r)
     }
 
     /// drmHandleEvent: the CRTC ids whose page flips completed.
-    static func completedFlips(_ fd: Int32) -> [UInt32] {
+    static func completedFlips(_ fd: FileDescriptor) -> [UInt32] {
         var crtcs = [UInt32](repeating: 0, count: 32)
-        let n = skdrm_collect_flips(fd, &crtcs, Int32(crtcs.count))
+        let n = skdrm_collect_flips(fd.rawValue, &crtcs, Int32(crtcs.count))
         return n > 0 ? Array(crtcs[0..<Int(n)]) : []
     }
 
-    static func setMaster(_ fd: Int32) -> Int32? { drmSetMaster(fd) == 0 ? nil : errno }
-    static func isMaster(_ fd: Int32) -> Bool { drmIsMaster(fd) != 0 }
+    static func setMaster(_ fd: FileDescriptor) -> Int32? { drmSetMaster(fd.rawValue) == 0 ? nil : errno }
+    static func isMaster(_ fd: FileDescriptor) -> Bool { drmIsMaster(fd.rawValue) != 0 }
 
     /// DRM_IOCTL_MODE_CLOSEFB (Linux 6.8): lets a framebuffer outlive our file, so a retained
     /// frame stays on screen after we exit. Returns the errno (ENOTTY or EINVAL before 6.8).
-    static func closeFramebuffer(_ fd: Int32, _ id: UInt32) -> Int32? {
-        skdrm_close_framebuffer(fd, id) == 0 ? nil : errno
+    static func closeFramebuffer(_ fd: FileDescriptor, _ id: UInt32) -> Int32? {
+        skdrm_close_framebuffer(fd.rawValue, id) == 0 ? nil : errno
     }
-    static func dropMaster(_ fd: Int32) -> Int32? { drmDropMaster(fd) == 0 ? nil : errno }
+    static func dropMaster(_ fd: FileDescriptor) -> Int32? { drmDropMaster(fd.rawValue) == 0 ? nil : errno }
 
     /// poll(2) for readability, at most `milliseconds`.
-    static func waitReadable(_ fd: Int32, milliseconds: Int32) -> Bool {
-        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        while true {
-            let r = poll(&p, 1, milliseconds)
-            if r < 0 && errno == EINTR { continue }
-            return r > 0
-        }
+    static func waitReadable(_ fd: FileDescriptor, milliseconds: Int32) -> Bool {
+        !SystemCalls.pollReady([Watch(descriptor: fd, events: .readable)], timeoutMilliseconds: milliseconds).isEmpty
     }
 
-    static func close(_ fd: Int32) { _ = Glibc.close(fd) }
+    static func close(_ fd: FileDescriptor) { fd.close() }
 
     /// The connector's name as the kernel prints it, such as "HDMI-A-1" or "Virtual-1".
     static func connectorName(type: UInt32, typeID: UInt32) -> String {
@@ -182,7 +181,7 @@ enum DRMCalls {
         return "\(name)-\(typeID)"
     }
 
-    static func isNonDesktop(_ fd: Int32, connector: UInt32) -> Bool { skdrm_connector_is_non_desktop(fd, connector) != 0 }
+    static func isNonDesktop(_ fd: FileDescriptor, connector: UInt32) -> Bool { skdrm_connector_is_non_desktop(fd.rawValue, connector) != 0 }
 
     static func refreshMillihertz(_ mode: drmModeModeInfo) -> UInt32 {
         var m = mode

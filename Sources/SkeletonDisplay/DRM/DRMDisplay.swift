@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CLibDRM
 import SkeletonSystem
 import SkeletonLayout
@@ -11,7 +8,7 @@ import SkeletonRender
 public final class DRMDisplay: Display {
     public let backendName = "drm"
     public let path: String
-    let fd: Int32
+    let fd: FileDescriptor
     public let drmOutputs: [DRMOutput]
     private var released = false
     /// The last release left our frame on screen.
@@ -37,7 +34,7 @@ public final class DRMDisplay: Display {
     /// before any new output saves that CRTC to restore it later.
     public static func open(path: String, options: Options, log: (String) -> Void, boot: BootDisplay? = nil) throws(DisplayError) -> DRMDisplay? {
         let adopting = boot?.takeDescriptor(for: path)
-        let fd: Int32
+        let fd: FileDescriptor
         if let adopting { fd = adopting } else { fd = try DRMCalls.open(path) }
         /// Lets the boot display put back what it still holds, then closes the device.
         func giveUp() {
@@ -50,7 +47,7 @@ public final class DRMDisplay: Display {
             return nil
         }
         guard let resources = DRMCalls.resources(fd) else {
-            let code = errno
+            let code = DRMCalls.lastErrno
             giveUp()
             throw DRMCalls.fail(path, nil, "drmModeGetResources", code)
         }
@@ -127,7 +124,7 @@ public final class DRMDisplay: Display {
         return nil
     }
 
-    private init(path: String, fd: Int32, outputs: [DRMOutput]) {
+    private init(path: String, fd: FileDescriptor, outputs: [DRMOutput]) {
         self.path = path
         self.fd = fd
         self.drmOutputs = outputs
@@ -136,7 +133,7 @@ public final class DRMDisplay: Display {
     deinit { close() }
 
     public var outputs: [any DisplayOutput] { drmOutputs }
-    public var eventDescriptor: FileDescriptor? { FileDescriptor(rawValue: fd) }
+    public var eventDescriptor: FileDescriptor? { fd }
 
     public func handleEvents() throws(DisplayError) {
         for crtc in DRMCalls.completedFlips(fd) {

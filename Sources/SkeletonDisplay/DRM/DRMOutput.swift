@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CLibDRM
+import SkeletonSystem
 import SkeletonLayout
 import SkeletonRender
 
@@ -12,7 +13,7 @@ public final class DRMOutput: DisplayOutput {
     public let name: String
     public let size: Size
     let device: String
-    let fd: Int32
+    let fd: FileDescriptor
     let connectorID: UInt32
     let crtcID: UInt32
     let mode: drmModeModeInfo
@@ -42,7 +43,7 @@ public final class DRMOutput: DisplayOutput {
 
     /// `adopting`: the buffer a `BootDisplay` set this mode on, holding the cached first frame,
     /// and the CRTC as it was before (restored at the end, as if this output had set the mode).
-    init(device: String, fd: Int32, connectorID: UInt32, crtcID: UInt32, name: String, mode: drmModeModeInfo,
+    init(device: String, fd: FileDescriptor, connectorID: UInt32, crtcID: UInt32, name: String, mode: drmModeModeInfo,
          modeIsPreferred: Bool, adopting: (buffer: DumbBuffer, saved: drmModeCrtcPtr?)? = nil) throws(DisplayError) {
         self.device = device
         self.fd = fd

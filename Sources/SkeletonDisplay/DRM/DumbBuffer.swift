@@ -1,10 +1,11 @@
 import CLibDRM
+import SkeletonSystem
 import SkeletonRender
 
 /// A dumb buffer with its framebuffer and mapping, created in the drm-howto order and
 /// destroyed in reverse. Its memory may be write-combined: it is only ever written.
 final class DumbBuffer {
-    let fd: Int32
+    let fd: FileDescriptor
     let handle: UInt32
     let pitch: UInt32
     let size: UInt64
@@ -13,7 +14,7 @@ final class DumbBuffer {
     let width: Int
     let height: Int
 
-    init(fd: Int32, width: Int, height: Int, device: String, connector: String) throws(DisplayError) {
+    init(fd: FileDescriptor, width: Int, height: Int, device: String, connector: String) throws(DisplayError) {
         let created = try DRMCalls.createDumb(fd, width: width, height: height, device: device, connector: connector)
         do {
             framebuffer = try DRMCalls.addFramebuffer(fd, width: width, height: height, handle: created.handle,

@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CLibDRM
+import SkeletonSystem
 import SkeletonLayout
 
 /// How a connected connector is driven: on which CRTC and in which mode. `DRMDisplay.open`
@@ -18,7 +16,7 @@ struct OutputChoice {
     /// The connector's preferred mode, or the mode of `wantedSize` when it offers one, on its
     /// current CRTC when free, else on the first free one its encoders can drive. nil when no
     /// CRTC is free. `isUsed` says which CRTCs other outputs have taken.
-    init?(_ fd: Int32, connector c: drmModeConnector, resources res: drmModeRes, wantedSize: Size?, isUsed: (UInt32) -> Bool) {
+    init?(_ fd: FileDescriptor, connector c: drmModeConnector, resources res: drmModeRes, wantedSize: Size?, isUsed: (UInt32) -> Bool) {
         guard c.count_modes > 0, let modes = c.modes, let crtc = Self.pickCrtc(fd, connector: c, resources: res, isUsed: isUsed) else {
             return nil
         }
@@ -49,7 +47,7 @@ struct OutputChoice {
     /// outputs `body` took are on. `probing`: the connectors are probed (an EDID read, tens of
     /// milliseconds each) rather than taken as the kernel last probed them. `log` says why a
     /// connector was skipped or not given the size asked for.
-    static func forEach(_ fd: Int32, resources res: drmModeRes, probing: Bool, accepts: (String) -> Bool,
+    static func forEach(_ fd: FileDescriptor, resources res: drmModeRes, probing: Bool, accepts: (String) -> Bool,
                         wantedSize: (String) -> Size?, isUsed: (UInt32) -> Bool, log: (String) -> Void,
                         _ body: (drmModeConnector, String, OutputChoice) -> Bool) {
         for i in 0..<Int(res.count_connectors) {
@@ -76,7 +74,7 @@ struct OutputChoice {
         }
     }
 
-    private static func pickCrtc(_ fd: Int32, connector c: drmModeConnector, resources res: drmModeRes, isUsed: (UInt32) -> Bool) -> UInt32? {
+    private static func pickCrtc(_ fd: FileDescriptor, connector c: drmModeConnector, resources res: drmModeRes, isUsed: (UInt32) -> Bool) -> UInt32? {
         if c.encoder_id != 0, let encoder = DRMCalls.encoder(fd, c.encoder_id) {
             defer { DRMCalls.free(encoder) }
             let crtc = encoder.pointee.crtc_id

@@ -4,6 +4,9 @@
 #include <elf.h>
 #include <errno.h>
 #include <link.h>
+#include <linux/fb.h>
+#include <linux/kd.h>
+#include <sys/ioctl.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -250,4 +253,53 @@ int sk_build_id(uint8_t *out, int capacity) {
     struct build_id_search search = { out, capacity, -1 };
     dl_iterate_phdr(find_build_id, &search);
     return search.length;
+}
+
+int sk_fb_info(int fd, struct sk_fb_info *out) {
+    struct fb_var_screeninfo var;
+    struct fb_fix_screeninfo fix;
+    if (ioctl(fd, FBIOGET_VSCREENINFO, &var) < 0) return -1;
+    if (ioctl(fd, FBIOGET_FSCREENINFO, &fix) < 0) return -1;
+    memset(out, 0, sizeof(*out));
+    out->xres = var.xres;
+    out->yres = var.yres;
+    out->xres_virtual = var.xres_virtual;
+    out->yres_virtual = var.yres_virtual;
+    out->xoffset = var.xoffset;
+    out->yoffset = var.yoffset;
+    out->bits_per_pixel = var.bits_per_pixel;
+    out->red_offset = var.red.offset;
+    out->red_length = var.red.length;
+    out->green_offset = var.green.offset;
+    out->green_length = var.green.length;
+    out->blue_offset = var.blue.offset;
+    out->blue_length = var.blue.length;
+    out->transp_offset = var.transp.offset;
+    out->transp_length = var.transp.length;
+    out->line_length = fix.line_length;
+    out->smem_len = fix.smem_len;
+    out->type = fix.type;
+    out->visual = fix.visual;
+    out->ypanstep = fix.ypanstep;
+    memcpy(out->id, fix.id, sizeof(fix.id));
+    out->id[16] = 0;
+    return 0;
+}
+
+int sk_fb_pan(int fd, uint32_t xoffset, uint32_t yoffset) {
+    struct fb_var_screeninfo var;
+    if (ioctl(fd, FBIOGET_VSCREENINFO, &var) < 0) return -1;
+    var.xoffset = xoffset;
+    var.yoffset = yoffset;
+    return ioctl(fd, FBIOPAN_DISPLAY, &var);
+}
+
+int sk_kd_is_graphics(int fd) {
+    int mode = 0;
+    if (ioctl(fd, KDGETMODE, &mode) < 0) return -1;
+    return mode == KD_GRAPHICS;
+}
+
+int sk_kd_set_graphics(int fd, int graphics) {
+    return ioctl(fd, KDSETMODE, (unsigned long)(graphics ? KD_GRAPHICS : KD_TEXT));
 }

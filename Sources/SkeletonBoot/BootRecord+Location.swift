@@ -28,7 +28,7 @@ extension BootRecord {
                 return true
             }
             // A settings file that cannot be read whole is no key: the usual start reports it.
-            return SystemCalls.withFileBytes(settingsPath, limit: maximumFileSize, { hash.add($0) }) != nil
+            return SystemCalls.withFileBytes(settingsPath, limit: maximumFileSize) { hash.add($0) }
         }
     }
 
@@ -62,7 +62,7 @@ extension BootRecord {
         guard directory.hasPrefix("/") else { return nil }
         var hash = FNV1a()
         hash.add(string: "skeletond boot record 2")
-        guard SystemCalls.withBuildID({ hash.add($0) }) != nil else { return nil }
+        guard SystemCalls.withBuildID({ hash.add($0) }) else { return nil }
         for arg in argv { if let arg { hash.add(UnsafeRawBufferPointer(start: arg, count: strlen(arg))) } }
         guard addSettings(config.map { String(cString: $0) } ?? BootDefaults.settingsPath, &hash) else { return nil }
         return Location(directory: directory, path: "\(directory)/\(hash.hex)\(fileSuffix)")

@@ -48,7 +48,10 @@ package struct BootRecordView {
     private static func startIsCurrent(_ reader: inout BootRecordReader) -> Bool {
         guard let mark = reader.string(), HiddenMark(path: mark).state != .set,
               let layoutPath = reader.string(), let layoutHash = reader.uint64() else { return false }
-        return layoutPath.isEmpty || SystemCalls.withFileBytes(layoutPath, limit: 1 << 24, { FNV1a.hash($0) }) == layoutHash
+        if layoutPath.isEmpty { return true }
+        var hash: UInt64?
+        _ = SystemCalls.withFileBytes(layoutPath, limit: 1 << 24) { hash = FNV1a.hash($0) }
+        return hash == layoutHash
     }
 
     /// The device the settings name; nil: the first card with an output to drive.

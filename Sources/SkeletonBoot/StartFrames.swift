@@ -41,9 +41,10 @@ public final class StartFrames {
     /// This start's record, shown when it can be (argv without the program name).
     public static func atBoot(arguments: UnsafeBufferPointer<UnsafeMutablePointer<CChar>?>) -> StartFrames {
         guard let location = BootRecord.location(arguments: arguments) else { return StartFrames() }
-        let display = SystemCalls.withFileBytes(location.path, limit: BootRecord.maximumFileSize) { bytes in
-            BootRecordView(bytes)?.show()
-        } ?? nil
+        var display: BootDisplay?
+        _ = SystemCalls.withFileBytes(location.path, limit: BootRecord.maximumFileSize) { bytes in
+            display = BootRecordView(bytes)?.show()
+        }
         return StartFrames(location: location, bootDisplay: display)
     }
 

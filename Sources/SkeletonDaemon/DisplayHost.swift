@@ -27,6 +27,10 @@ final class DisplayHost {
     /// node can appear before its connectors are probed).
     private var retryAt: Double?
     private var retryInterval = 0.5
+    /// While a display is open and the provider watches for a better one: when to ask again
+    /// (a card node appears before its connectors are probed), and how many more times.
+    private var handOverRetryAt: Double?
+    private var handOverRetries = 0
     private var waitAnnounced = false
     var firstFrameShown = false
     /// The start layout's first frame: the boot record, the frame cache (DisplayHost+StartFrames.swift).
@@ -98,11 +102,10 @@ final class DisplayHost {
         onAttach()
     }
 
-    /// Descriptors to watch: the display's events, or the provider's watch while there is none.
+    /// Descriptors to watch: the display's events, and the provider's watch (for a display to
+    /// appear, or a better one to take over).
     var watches: [Watch] {
-        if let fd = display?.eventDescriptor { return [Watch(descriptor: fd, events: .readable)] }
-        if display == nil, let fd = provider.watchDescriptor { return [Watch(descriptor: fd, events: .readable)] }
-        return []
+        [display?.eventDescriptor, provider.watchDescriptor].compactMap { $0 }.map { Watch(descriptor: $0, events: .readable) }
     }
 
     /// Handles a ready descriptor; false when it is not the host's.
@@ -111,23 +114,47 @@ final class DisplayHost {
             do { try d.handleEvents() } catch { logger.error("display events: \(error)") }
             return true
         }
-        if display == nil, fd == provider.watchDescriptor {
+        if fd == provider.watchDescriptor {
             provider.drainWatch()
-            open()
+            if display == nil {
+                open()
+            } else {
+                handOverRetries = 16
+                handOver(now: clock.now)
+            }
             return true
         }
         return false
     }
 
+    /// Moves to the display the provider found better (the native DRM driver replacing the
+    /// firmware's framebuffer), with the same session: the next frame is drawn there whole. A
+    /// card without probed connectors yet is asked again every 0.5 s, a few times.
+    private func handOver(now: Double) {
+        handOverRetryAt = nil
+        guard let old = display else { return }
+        guard let next = provider.replacement(settings: settings, logger: logger) else {
+            if handOverRetries > 0 {
+                handOverRetries -= 1
+                handOverRetryAt = now + 0.5
+            }
+            return
+        }
+        logger.notice("display: \(next.backendName) takes over from \(old.backendName)")
+        close()
+        attach(next)
+    }
+
     /// Looks for a display again when a retry or the end of the wait is due.
     func openIfDue(now: Double) {
+        if let retry = handOverRetryAt, now >= retry { handOver(now: now) }
         if display == nil, let retry = retryAt, now >= retry {
             retryAt = nil
             open()
         }
         if let deadline = waitDeadline, now >= deadline {
             waitDeadline = nil
-            if settings.backend == .drm {
+            if settings.backend != .auto {
                 logger.warning("no display appeared within \(JSONValue.formatNumber(settings.displayWaitSeconds)) s; still waiting for one")
             } else {
                 logger.warning("no display appeared within \(JSONValue.formatNumber(settings.displayWaitSeconds)) s; drawing into memory")
@@ -139,7 +166,7 @@ final class DisplayHost {
     /// The display's own timed work (a memory snapshot); returns when the host wants to run
     /// again: for that work, a retry or the end of the wait.
     func tick(now: Double) -> Double? {
-        [display?.tick(now: now), waitDeadline, display == nil ? retryAt : nil].compactMap { $0 }.min()
+        [display?.tick(now: now), waitDeadline, display == nil ? retryAt : nil, handOverRetryAt].compactMap { $0 }.min()
     }
 
     // MARK: Drawing

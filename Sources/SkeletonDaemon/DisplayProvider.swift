@@ -10,6 +10,13 @@ public protocol DisplayProvider: AnyObject {
     /// A descriptor that becomes readable when a display may have appeared (inotify on /dev/dri).
     var watchDescriptor: FileDescriptor? { get }
     func drainWatch()
+    /// A better display than the one open now, when one appeared (the native DRM driver after
+    /// the firmware's framebuffer): opened, for the host to move to. nil: stay.
+    func replacement(settings: Settings, logger: Logger) -> (any Display)?
+}
+
+extension DisplayProvider {
+    public func replacement(settings: Settings, logger: Logger) -> (any Display)? { nil }
 }
 
 /// The memory backend only.
@@ -18,8 +25,8 @@ public final class MemoryDisplayProvider: DisplayProvider {
 
     public func open(settings: Settings, logger: Logger) throws(DaemonError) -> (any Display)? {
         switch settings.backend {
-        case .drm:
-            throw DaemonError("the DRM backend is not available in this build")
+        case .drm, .fbdev:
+            throw DaemonError("the \(settings.backend.rawValue) backend is not available in this build")
         case .auto, .memory:
             return MemoryDisplay(size: settings.memorySize, snapshotPath: settings.snapshotPath)
         }

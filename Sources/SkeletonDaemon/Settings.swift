@@ -4,8 +4,12 @@ import SkeletonSystem
 
 /// Which display backend to use.
 public enum Backend: String, Sendable, CaseIterable {
-    /// DRM when a display is there, else memory.
-    case auto, drm, memory
+    /// DRM when a card is there, else a framebuffer device, else (after the wait) memory.
+    case auto
+    case drm
+    /// A framebuffer device (`/dev/fb0`, or `display.device`).
+    case fbdev
+    case memory
 }
 
 /// The daemon's settings: its own file (/etc/skeletond/skeletond.json), then flags.

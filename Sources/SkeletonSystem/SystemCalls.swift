@@ -10,7 +10,7 @@ import CSkeletonSystem
 package enum SystemCalls {
     /// Runs `body` again while it fails with EINTR; other failures become `Errno`.
     @inline(__always)
-    package static func retryingOnInterrupt<T: BinaryInteger>(_ call: @autoclosure () -> String, _ body: () -> T) throws(Errno) -> T {
+    static func retryingOnInterrupt<T: BinaryInteger>(_ call: @autoclosure () -> String, _ body: () -> T) throws(Errno) -> T {
         while true {
             let result = body()
             if result >= 0 { return result }
@@ -23,7 +23,7 @@ package enum SystemCalls {
     static var lastErrno: Int32 { errno }
     static func errorText(_ code: Int32) -> String { String(cString: strerror(code)) }
     static func isWouldBlock(_ code: Int32) -> Bool { code == EAGAIN || code == EWOULDBLOCK }
-    static func isNoSuchFile(_ code: Int32) -> Bool { code == ENOENT }
+    package static func isNoSuchFile(_ code: Int32) -> Bool { code == ENOENT }
     static func isPermissionDenied(_ code: Int32) -> Bool { code == EACCES || code == EPERM }
 
     // MARK: descriptors
@@ -180,6 +180,57 @@ package enum SystemCalls {
 
     package static let hangUpSignal = SIGHUP
 
+    // MARK: framebuffers and the console
+
+    /// open(2) for reading and writing (a device: a DRM card, a framebuffer, a console).
+    package static func openDevice(_ path: String, nonBlocking: Bool = false) throws(Errno) -> FileDescriptor {
+        let flags = O_RDWR | O_CLOEXEC | (nonBlocking ? O_NONBLOCK : 0)
+        return FileDescriptor(rawValue: try retryingOnInterrupt("open \(path)") { open(path, flags) })
+    }
+
+    /// FBIOGET_VSCREENINFO and FBIOGET_FSCREENINFO (`sk_fb_info`).
+    package static func framebufferInfo(_ fd: FileDescriptor) throws(Errno) -> FramebufferInfo {
+        var raw = sk_fb_info()
+        _ = try retryingOnInterrupt("FBIOGET_VSCREENINFO") { sk_fb_info(fd.rawValue, &raw) }
+        let id = withUnsafeBytes(of: raw.id) { bytes in
+            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        return FramebufferInfo(id: id, width: Int(raw.xres), height: Int(raw.yres), virtualWidth: Int(raw.xres_virtual),
+                               virtualHeight: Int(raw.yres_virtual), xOffset: Int(raw.xoffset), yOffset: Int(raw.yoffset),
+                               bitsPerPixel: Int(raw.bits_per_pixel),
+                               red: .init(offset: Int(raw.red_offset), length: Int(raw.red_length)),
+                               green: .init(offset: Int(raw.green_offset), length: Int(raw.green_length)),
+                               blue: .init(offset: Int(raw.blue_offset), length: Int(raw.blue_length)),
+                               lineLength: Int(raw.line_length), memoryLength: Int(raw.smem_len), panStep: Int(raw.ypanstep))
+    }
+
+    /// FBIOPAN_DISPLAY to row `y` of the virtual screen.
+    package static func panFramebuffer(_ fd: FileDescriptor, y: Int) throws(Errno) {
+        _ = try retryingOnInterrupt("FBIOPAN_DISPLAY") { sk_fb_pan(fd.rawValue, 0, UInt32(y)) }
+    }
+
+    /// mmap(2) of `length` bytes of a device, shared, for reading and writing.
+    package static func mapShared(_ fd: FileDescriptor, length: Int) throws(Errno) -> UnsafeMutableRawPointer {
+        let pointer = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd.rawValue, 0)
+        guard let pointer, pointer != MAP_FAILED else { throw Errno.current("mmap") }
+        return pointer
+    }
+
+    /// munmap(2).
+    package static func unmap(_ pointer: UnsafeMutableRawPointer, length: Int) { _ = munmap(pointer, length) }
+
+    /// KDGETMODE: whether the console shows text (false) or leaves the screen to graphics (true);
+    /// nil when `fd` is not a console.
+    package static func consoleIsGraphics(_ fd: FileDescriptor) -> Bool? {
+        let mode = sk_kd_is_graphics(fd.rawValue)
+        return mode < 0 ? nil : mode == 1
+    }
+
+    /// KDSETMODE KD_GRAPHICS (the console stops drawing) or KD_TEXT (it redraws its text).
+    package static func setConsoleGraphics(_ fd: FileDescriptor, _ graphics: Bool) throws(Errno) {
+        _ = try retryingOnInterrupt("KDSETMODE") { sk_kd_set_graphics(fd.rawValue, graphics ? 1 : 0) }
+    }
+
     // MARK: time and the process
 
     /// CLOCK_MONOTONIC in seconds.
@@ -232,12 +283,16 @@ package enum SystemCalls {
         return count > 0 ? Array(bytes[0..<Int(count)]) : nil
     }
 
-    /// The build id as `buildID()` finds it, lent to `body` from the stack; nil without one.
-    package static func withBuildID<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R? {
+    /// The build id as `buildID()` finds it, lent to `body` from the stack; false without one.
+    /// Not generic, like `withFileBytes`: the boot path calls it from another module, where a
+    /// generic function would run unspecialized and instantiate type metadata.
+    package static func withBuildID(_ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
         var bytes: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
         return withUnsafeMutableBytes(of: &bytes) { raw in
             let count = sk_build_id(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(raw.count))
-            return count > 0 ? body(UnsafeRawBufferPointer(start: raw.baseAddress, count: Int(count))) : nil
+            guard count > 0 else { return false }
+            body(UnsafeRawBufferPointer(start: raw.baseAddress, count: Int(count)))
+            return true
         }
     }
 
@@ -264,8 +319,17 @@ package enum SystemCalls {
         return .success(FileDescriptor(rawValue: fd))
     }
 
-    /// `openRegularFile`, for callers that only need to know whether it worked.
-    package static func openForReading(_ path: String) -> FileDescriptor? { try? openRegularFile(path).get() }
+    /// `openRegularFile`, for callers that only need to know whether it worked (the boot path:
+    /// no `Result` of ours on it).
+    package static func openForReading(_ path: String) -> FileDescriptor? {
+        guard let fd = try? retryingOnInterrupt("open", { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }) else { return nil }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            Glibc.close(fd)
+            return nil
+        }
+        return FileDescriptor(rawValue: fd)
+    }
 
     /// A whole regular file of at most `limit` bytes, read to its end (files in /proc report no
     /// size), or why not.
@@ -298,15 +362,16 @@ package enum SystemCalls {
     package static func readFile(_ path: String, limit: Int = 16 << 20) -> [UInt8]? { try? readRegularFile(path, limit: limit).get() }
 
     /// A whole file of at most `limit` bytes, lent to `body` from memory of its own (no array:
-    /// the boot path reads files with this); nil when it cannot be read or is larger.
-    package static func withFileBytes<R>(_ path: String, limit: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R? {
-        guard let fd = openForReading(path) else { return nil }
+    /// the boot path reads files with this); false when it cannot be read or is larger.
+    package static func withFileBytes(_ path: String, limit: Int, _ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
+        guard let fd = openForReading(path) else { return false }
         defer { close(fd) }
-        guard let size = try? fileSize(fd), size <= limit else { return nil }
+        guard let size = try? fileSize(fd), size <= limit else { return false }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 1), alignment: 8)
         defer { buffer.deallocate() }
-        guard (try? readFully(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<size]))) == true else { return nil }
-        return body(UnsafeRawBufferPointer(rebasing: buffer[0..<size]))
+        guard (try? readFully(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<size]))) == true else { return false }
+        body(UnsafeRawBufferPointer(rebasing: buffer[0..<size]))
+        return true
     }
 
     package static func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }

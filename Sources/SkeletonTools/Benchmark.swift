@@ -9,6 +9,10 @@ public enum Benchmark {
         public var name: String
         public var milliseconds: Double
         public var target: Double?
+        /// A memcpy of a frame of another size in bytes (a framebuffer format's), to take the
+        /// ratio to instead of the XRGB8888 frame's.
+        public var referenceMilliseconds: Double? = nil
+        public var referenceName: String? = nil
     }
 
     public struct Report: Sendable {
@@ -19,13 +23,14 @@ public enum Benchmark {
         public var figures: [Figure]
         public var damagedShare: Double
 
-        public func ratio(_ figure: Figure) -> Double { figure.milliseconds / memcpyMilliseconds }
+        public func ratio(_ figure: Figure) -> Double { figure.milliseconds / (figure.referenceMilliseconds ?? memcpyMilliseconds) }
 
         public var text: String {
             var lines = ["scene \(layoutName) at \(size), \(frames) frames, medians",
                          "memcpy of one frame            \(memcpyMilliseconds.fixed(3)) ms  (reference)"]
             for f in figures {
                 var line = f.name.padding(30) + " " + f.milliseconds.fixed(3) + " ms  " + ratio(f).fixed(2) + "x memcpy"
+                if let reference = f.referenceName { line += " of \(reference)" }
                 if let t = f.target { line += "  (target <= \(t.fixed(1))x: \(ratio(f) <= t ? "met" : "MISSED"))" }
                 lines.append(line)
             }
@@ -36,7 +41,9 @@ public enum Benchmark {
         public var allTargetsMet: Bool { figures.allSatisfy { f in f.target.map { ratio(f) <= $0 } ?? true } }
     }
 
-    public static func run(layout: Layout, size: Size?, frames: Int) -> Report {
+    /// `format`: also an animated present into a framebuffer of that layout (fbdev), as a ratio
+    /// to a memcpy of a frame in that layout.
+    public static func run(layout: Layout, size: Size?, frames: Int, format: FramebufferFormat? = nil) -> Report {
         let renderer = FrameRenderer(layout: layout, outputSize: size)
         let outputSize = renderer.layout.outputSize
         let shadow = PixelBuffer(size: outputSize)
@@ -51,7 +58,7 @@ public enum Benchmark {
         let frameStep = 1.0 / 60
 
         var memcpyTimes: [Double] = [], fullTimes: [Double] = [], animatedTimes: [Double] = [], presentTimes: [Double] = []
-        var separatePresentTimes: [Double] = []
+        var separatePresentTimes: [Double] = [], framebufferTimes: [Double] = [], framebufferCopyTimes: [Double] = []
         var damageTimes: [Double] = []
         var damagedPixels = 0
         let clock = ContinuousClock()
@@ -71,6 +78,7 @@ public enum Benchmark {
         let separatePresenter = FrameRenderer(layout: layout, outputSize: size)
         let separateShadow = PixelBuffer(size: outputSize)
         separatePresenter.renderFull(at: 0, into: separateShadow.canvas)
+        let framebuffer = format.map { FramebufferBench(format: $0, size: outputSize, layout: layout, requestedSize: size) }
         let animated = FrameRenderer(layout: layout, outputSize: size)
         let animatedCanvas = PixelBuffer(size: outputSize)
         animated.renderFull(at: 0, into: animatedCanvas.canvas)
@@ -106,6 +114,13 @@ public enum Benchmark {
                 let t = Double(frame + k) * frameStep
                 separatePresentTimes.append(measure { separate.present(separatePresenter, at: t, shadow: separateShadow.canvas) })
             }
+            if let framebuffer {
+                for k in 1...count {
+                    let t = Double(frame + k) * frameStep
+                    framebufferCopyTimes.append(measure { framebuffer.copyWholeFrame() })
+                    framebufferTimes.append(measure { framebuffer.present(at: t) })
+                }
+            }
             frame += count
         }
         return Report(layoutName: layout.name, size: outputSize, frames: frames,
@@ -114,7 +129,11 @@ public enum Benchmark {
                                 Figure(name: "animated frame, damage only", milliseconds: median(animatedTimes), target: 0.5),
                                 Figure(name: "animated frame + present copy", milliseconds: median(presentTimes), target: 0.6),
                                 Figure(name: "  the same, two buffers in RAM", milliseconds: median(separatePresentTimes), target: nil),
-                                Figure(name: "damage computation alone", milliseconds: median(damageTimes), target: nil)],
+                                Figure(name: "damage computation alone", milliseconds: median(damageTimes), target: nil)]
+                          + (framebuffer.map { fb in
+                              [Figure(name: "animated present into \(fb.format)", milliseconds: median(framebufferTimes), target: 0.6,
+                                      referenceMilliseconds: median(framebufferCopyTimes), referenceName: "an \(fb.format) frame")]
+                          } ?? []),
                       damagedShare: Double(damagedPixels) / Double(max(1, frames) * outputSize.width * outputSize.height))
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SkeletonDisplay
 import SkeletonLayout
 import SkeletonTools
 
@@ -17,6 +18,9 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Frames to measure.")
     var frames: Int = 240
 
+    @Option(help: "Also present into a framebuffer of this layout (fbdev): xrgb8888, rgb888 or rgb565.")
+    var format: FramebufferFormatName?
+
     @Flag(help: "Exit 1 when a target is missed.")
     var check = false
 
@@ -28,8 +32,21 @@ struct BenchCommand: ParsableCommand {
             printError(e.lines)
             throw ExitCode(1)
         }
-        let report = Benchmark.run(layout: loaded, size: size, frames: frames)
+        let report = Benchmark.run(layout: loaded, size: size, frames: frames, format: format?.format)
         print(report.text)
         if check && !report.allTargetsMet { throw ExitCode(1) }
+    }
+}
+
+/// The framebuffer layouts `bench --format` knows by name.
+enum FramebufferFormatName: String, ExpressibleByArgument, CaseIterable {
+    case xrgb8888, rgb888, rgb565
+
+    var format: FramebufferFormat {
+        switch self {
+        case .xrgb8888: return .xrgb8888
+        case .rgb888: return .rgb888
+        case .rgb565: return .rgb565
+        }
     }
 }

@@ -1,7 +1,7 @@
 import SkeletonBoot
 import SkeletonDaemon
 
-/// The display backends compiled into this executable: DRM, with memory as its fallback.
+/// The display backends compiled into this executable: DRM, fbdev, with memory as the fallback.
 /// `start`: the start's frames, whose boot display the provider adopts.
 func makeDisplayProvider(start: StartFrames = StartFrames()) -> any DisplayProvider {
     DRMDisplayProvider(start: start)

@@ -14,10 +14,10 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Control socket path.")
     var socket: String?
 
-    @Option(help: "Display backend: auto, drm or memory.")
+    @Option(help: "Display backend: auto, drm, fbdev or memory.")
     var backend: Backend?
 
-    @Option(help: "DRM device path (default: the first card with a connected output).")
+    @Option(help: "A DRM card (/dev/dri/cardN) or a framebuffer (/dev/fbN); default: the first card with a connected output, else /dev/fb0.")
     var device: String?
 
     @Option(help: "Memory output size WxH.")

@@ -50,4 +50,21 @@ void sk_inotify_drain(int fd);
    dl_iterate_phdr): copies up to `capacity` bytes and returns its length, or -1 without one. */
 int sk_build_id(uint8_t *out, int capacity);
 
+/* A framebuffer device as FBIOGET_VSCREENINFO and FBIOGET_FSCREENINFO describe it. */
+struct sk_fb_info {
+    uint32_t xres, yres, xres_virtual, yres_virtual, xoffset, yoffset, bits_per_pixel;
+    uint32_t red_offset, red_length, green_offset, green_length, blue_offset, blue_length;
+    uint32_t transp_offset, transp_length;
+    uint32_t line_length, smem_len, type, visual, ypanstep;
+    char id[17];
+};
+/* Both ioctls on an fbdev descriptor. */
+int sk_fb_info(int fd, struct sk_fb_info *out);
+/* FBIOPAN_DISPLAY to (xoffset, yoffset), the rest of the mode as FBIOGET_VSCREENINFO reports it. */
+int sk_fb_pan(int fd, uint32_t xoffset, uint32_t yoffset);
+/* KDGETMODE on a console descriptor: 1 for KD_GRAPHICS, 0 for KD_TEXT, -1 on error. */
+int sk_kd_is_graphics(int fd);
+/* KDSETMODE KD_GRAPHICS (graphics != 0) or KD_TEXT. */
+int sk_kd_set_graphics(int fd, int graphics);
+
 #endif

@@ -27,7 +27,7 @@ enum DRMCalls {
     /// open(2) with O_RDWR | O_CLOEXEC | O_NONBLOCK, EINTR retried by SkeletonSystem's helper.
     static func open(_ path: String) throws(DisplayError) -> FileDescriptor {
         do {
-            return FileDescriptor(rawValue: try SystemCalls.retryingOnInterrupt("open") { Glibc.open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK) })
+            return try SystemCalls.openDevice(path, nonBlocking: true)
         } catch {
             throw fail(path, nil, "open", error.rawValue)
         }

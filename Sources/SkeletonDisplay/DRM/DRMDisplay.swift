@@ -14,6 +14,10 @@ public final class DRMDisplay: Display {
     /// The last release left our frame on screen.
     private var retained = false
     private var destroyed = false
+    /// The console a framebuffer display quieted before this display took over from it (the
+    /// firmware's framebuffer's hand-over): kept quiet while the skeleton shows, given back at
+    /// a release without retain.
+    public var inheritedConsole: ConsoleQuieter?
 
     /// What to open: connector names (nil: all connected) and modes by connector name.
     public struct Options: Sendable {
@@ -113,6 +117,9 @@ public final class DRMDisplay: Display {
     }
 
     /// The first card with a connected output and dumb buffers, or nil when there is none (yet).
+    /// Whether /dev/dri holds a card node at all (connected or not).
+    public static var anyCardPresent: Bool { !DRMCalls.cardPaths().isEmpty }
+
     public static func openFirst(options: Options, log: (String) -> Void, boot: BootDisplay? = nil) -> DRMDisplay? {
         for path in DRMCalls.cardPaths() {
             do {
@@ -150,6 +157,7 @@ public final class DRMDisplay: Display {
             output.drainFlip { try? handleEvents() }
             if retainingPicture { output.keepPicture() } else { output.restore() }
         }
+        if !retainingPicture { inheritedConsole?.restore() }
         if !released {
             _ = DRMCalls.dropMaster(fd)
             released = true

@@ -1,0 +1,165 @@
+import SkeletonLayout
+import SkeletonRender
+import SkeletonSystem
+
+/// The fbdev output (`/dev/fbN`): for boards and kernels with no DRM driver, and the firmware's
+/// framebuffer (vesafb, efifb) early in boot. Frames are drawn into a RAM shadow in XRGB8888
+/// and only the damage is converted into the mapped framebuffer, in whatever layout the kernel
+/// reports (`FramebufferFormat`), row by row at its `line_length`. Where the virtual screen is
+/// twice the visible one and the driver pans, two pages are shown in turn (FBIOPAN_DISPLAY),
+/// with the same bookkeeping as DRM's two buffers; otherwise the page on screen is written.
+///
+/// Lifecycle: open (mode read, memory mapped, nothing drawn), first present (the console
+/// quieted, the whole frame written), steady state (damage), release (the console given back,
+/// or with retain the frame left), close (unmapped, in reverse order).
+public final class FramebufferDisplay: Display, DisplayOutput {
+    public let path: String
+    public let info: FramebufferInfo
+    public let format: FramebufferFormat
+    public var name: String { path.split(separator: "/").last.map(String.init) ?? path }
+    public let backendName = "fbdev"
+    public var size: Size { Size(width: info.width, height: info.height) }
+    private let shadowBuffer: PixelBuffer
+    private let fd: FileDescriptor?
+    private var memory: UnsafeMutableRawPointer?
+    private var console: ConsoleQuieter?
+    /// Two pages shown in turn, when the virtual screen and the driver allow it.
+    private var pages: BufferPair?
+    /// The first row of the page on screen before we panned (put back at release).
+    private let originalYOffset: Int
+    private var wroteWholeFrame = false
+    private var released = false
+    public private(set) var framesPresented = 0
+    public private(set) var problem: String?
+
+    /// Opens `path`, reads its mode and maps its memory; nothing is drawn yet.
+    public static func open(path: String, console: ConsoleQuieter? = ConsoleQuieter()) throws(DisplayError) -> FramebufferDisplay {
+        let fd: FileDescriptor
+        do { fd = try SystemCalls.openDevice(path) } catch {
+            throw DisplayError("\(path): \(error)", deviceGone: SystemCalls.isNoSuchFile(error.rawValue))
+        }
+        let info: FramebufferInfo
+        do { info = try SystemCalls.framebufferInfo(fd) } catch {
+            fd.close()
+            throw DisplayError("\(path): \(error) (not a framebuffer device?)")
+        }
+        let format: FramebufferFormat
+        switch FramebufferFormat.of(info) {
+        case .success(let f): format = f
+        case .failure(let error):
+            fd.close()
+            throw DisplayError("\(path) (\(info.id), \(info.width)x\(info.height)): \(error.message)")
+        }
+        guard info.width > 0, info.height > 0, info.lineLength >= info.width * format.bytesPerPixel,
+              info.memoryLength >= info.lineLength * info.height else {
+            fd.close()
+            throw DisplayError("\(path): the mode (\(info.width)x\(info.height), \(info.lineLength) bytes a row) does not fit its \(info.memoryLength) bytes of memory")
+        }
+        let memory: UnsafeMutableRawPointer
+        do { memory = try SystemCalls.mapShared(fd, length: info.memoryLength) } catch {
+            fd.close()
+            throw DisplayError("\(path): \(error)")
+        }
+        return FramebufferDisplay(path: path, fd: fd, memory: memory, info: info, format: format, console: console)
+    }
+
+    /// Over memory that stands for a framebuffer (tests, the benchmark): no device, no console.
+    package init(path: String, fd: FileDescriptor?, memory: UnsafeMutableRawPointer, info: FramebufferInfo, format: FramebufferFormat,
+                 console: ConsoleQuieter?) {
+        self.path = path
+        self.fd = fd
+        self.memory = memory
+        self.info = info
+        self.format = format
+        self.console = console
+        self.shadowBuffer = PixelBuffer(size: Size(width: info.width, height: info.height))
+        self.originalYOffset = info.yOffset
+        let fitsTwoPages = info.virtualHeight >= 2 * info.height && info.memoryLength >= info.lineLength * 2 * info.height
+        if fitsTwoPages && info.panStep > 0 && info.height % info.panStep == 0 { pages = BufferPair() }
+    }
+
+    deinit { close() }
+
+    public var outputs: [any DisplayOutput] { [self] }
+    public var shadow: Canvas { shadowBuffer.canvas }
+    public var canPresent: Bool { !released && memory != nil }
+    public var eventDescriptor: FileDescriptor? { nil }
+    public var doubleBuffered: Bool { pages != nil }
+
+    public func handleEvents() throws(DisplayError) {}
+    public func tick(now: Double) -> Double? { nil }
+
+    /// The first row of page `index` in the virtual screen.
+    private func pageRow(_ index: Int) -> Int { index * info.height }
+
+    public func present(damage: [PixelRect], mirrored: Bool) throws(DisplayError) -> Bool {
+        guard !released, let memory else { return false }
+        if framesPresented == 0, let console, let note = console.quiet() { problem = note }
+        let bounds = shadow.bounds
+        if var pair = pages, let fd {
+            let back = pair.back
+            let rects = pair.rectsToCopy(damage: damage, mirrored: false, bounds: bounds)
+            write(rects, into: memory + pageRow(back) * info.lineLength)
+            do {
+                try SystemCalls.panFramebuffer(fd, y: pageRow(back))
+            } catch {
+                // This driver does not pan after all: one page from now on, written whole next.
+                pages = nil
+                wroteWholeFrame = false
+                return try present(damage: damage, mirrored: mirrored)
+            }
+            pair.backFilled(damage: damage)
+            pair.flipped()
+            pages = pair
+        } else {
+            let rects = wroteWholeFrame ? PixelRect.coalesce(damage) : [bounds]
+            write(rects, into: memory + originalYOffset * info.lineLength)
+            wroteWholeFrame = true
+        }
+        framesPresented += 1
+        return true
+    }
+
+    private func write(_ rects: [PixelRect], into page: UnsafeMutableRawPointer) {
+        let bounds = shadow.bounds
+        for rect in rects { format.convert(rect.intersection(bounds), from: shadow, into: page, pitch: info.lineLength) }
+    }
+
+    public var statusFields: [String: JSONValue] {
+        ["device": .string(path), "driver": .string(info.id), "mode": .string("\(info.width)x\(info.height)"),
+         "format": .string(format.description), "pitch": .number(Double(info.lineLength)), "pages": .number(doubleBuffered ? 2 : 1)]
+    }
+
+    public func release(retainingPicture: Bool) {
+        guard !released else { return }
+        released = true
+        guard !retainingPicture else { return }
+        if let fd, pages != nil { try? SystemCalls.panFramebuffer(fd, y: originalYOffset) }
+        console?.restore()
+    }
+
+    public func reacquire() throws(DisplayError) {
+        guard memory != nil else { throw DisplayError("\(path): closed") }
+        released = false
+        wroteWholeFrame = false
+        pages?.invalidate()
+        if let console, let note = console.quiet() { problem = note }
+    }
+
+    /// Hands the quieted console to the display that takes over from this one, so that the
+    /// text console does not flash up between the two.
+    public func detachConsole() -> ConsoleQuieter? {
+        defer { console = nil }
+        return console
+    }
+
+    public func close() {
+        guard let memory else { return }
+        if !released { release(retainingPicture: false) }
+        if let fd {
+            SystemCalls.unmap(memory, length: info.memoryLength)
+            fd.close()
+        }
+        self.memory = nil
+    }
+}

@@ -66,7 +66,7 @@ struct RunFlagsTests {
     @Test(arguments: [
         ["render", "x.json"], [], ["run", "--help"], ["run", "-h"], ["run", "--sockett", "/s"], ["run", "socket"],
         ["run", "--socket"], ["run", "--socket", "--layout", "x"], ["run", "--socket", "-x"], ["run", "--layout", "a", "--layout", "b"],
-        ["run", "--backend", "fbdev"], ["run", "--size", "800"], ["run", "--max-fps", "0"], ["run", "--max-fps", "sixty"],
+        ["run", "--backend", "vnc"], ["run", "--size", "800"], ["run", "--max-fps", "0"], ["run", "--max-fps", "sixty"],
         ["run", "--display-wait", "601"], ["run", "--display-wait", "nan"], ["run", "--log-level", "loud"],
         ["run", "--generate-completion-script", "bash"], ["run", "--experimental-dump-help"], ["run", "--frame-cache="],
     ])

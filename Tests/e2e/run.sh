@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The end-to-end stage of `make test`: installs QEMU, busybox and a Debian kernel (cached under
-# build/qemu-cache), builds the static executables, then boots them on real kernel DRM drivers.
+# build/qemu-cache), builds the static executables, then boots them on real kernel DRM drivers
+# and on the firmware's framebuffer (vesafb), with the hand-over from one to the other.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 scripts/qemu/fetch-deps.sh
@@ -8,3 +9,4 @@ scripts/build-static.sh
 python3 Tests/e2e/test_png.py
 python3 Tests/e2e/test_minimal_c.py
 python3 Tests/e2e/test_skeletond_drm.py
+python3 Tests/e2e/test_skeletond_fbdev.py

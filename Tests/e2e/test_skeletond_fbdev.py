@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""skeletond on the firmware's framebuffer (vesafb) under QEMU, and its hand-over to DRM.
+
+    python3 Tests/e2e/test_skeletond_fbdev.py
+
+Debian's kernel has vesafb built in: booted the classic way (not PVH) with `vga=MODE` and the
+bochs driver held back, the only display is /dev/fb0 ("VESA VGA") at the mode the VESA BIOS
+set. Per depth (32 bpp: vga=0x344, 24 bpp packed: 0x318, 16 bpp RGB565: 0x317, all 1024x768):
+  1. `skeletond run --backend fbdev`: the screenshot equals `skeletond render` at 1024x768
+     (at 16 bpp, the render quantised to RGB565 as the framebuffer holds it), with no console
+     text or cursor over it;
+  2. `skeletonctl update --tint`: the next screenshot equals the render with that tint;
+  3. `skeletonctl hide`: the text console is back (the screen is what it was before the start).
+Then the hand-over (24 bpp): `--backend auto` takes /dev/fb0 since there is no DRM card; a tint
+is sent; bochs is loaded (it removes vesafb) and the daemon moves to /dev/dri/card0 by itself,
+without a present failing first: the screen equals the render with the tint at bochs's mode.
+Screenshots and logs go to build/e2e/fbdev/ (never committed).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.dont_write_bytecode = True
+
+import png  # noqa: E402
+import qemu_harness  # noqa: E402
+from test_minimal_c import Checker  # noqa: E402
+from test_skeletond_drm import SOLID, STATIC, TINT, host_render  # noqa: E402
+
+OUT = HERE.parents[1] / "build" / "e2e" / "fbdev"
+
+# name: (vga= mode, bits per pixel the kernel reports)
+DEPTHS = {"32bpp": ("0x344", 32), "24bpp": ("0x318", 24), "16bpp": ("0x317", 16)}
+SIZE = (1024, 768)
+
+RUN = ("/bin/skeletond run --config /etc/skeletond.json --layouts /layouts --layout solid "
+       "--backend @BACKEND@ --log-level debug --frame-cache none")
+
+FBDEV_GUEST = r"""
+ctl() { /bin/skeletonctl --socket /run/skeletond/control.sock "$@"; }
+[ -e /dev/dri/card0 ] && fail "a DRM card exists: vesafb is not alone"
+echo "@@FB $(cat /sys/class/graphics/fb0/name) $(cat /sys/class/graphics/fb0/bits_per_pixel)"
+shot console
+export SWIFT_DETERMINISTIC_HASHING=1
+spawn /tmp/d.log @RUN@
+sd=$SPAWNED_PID
+wait_for_line /tmp/d.log 'first frame on fbdev' 30 || fail "skeletond drew no frame on fbdev"
+ctl show --wait || fail "show --wait failed"
+usleep 700000
+shot solid
+ctl update --tint '@TINT@' || fail "update failed"
+ctl ping
+usleep 300000
+shot tinted
+ctl hide --transition none --wait || fail "hide failed"
+usleep 500000
+shot hidden
+kill -TERM "$sd"; wait "$sd"; echo "@@SKELETOND_EXIT $?"
+"""
+
+HANDOVER_GUEST = r"""
+ctl() { /bin/skeletonctl --socket /run/skeletond/control.sock "$@"; }
+export SWIFT_DETERMINISTIC_HASHING=1
+spawn /tmp/d.log @RUN@
+sd=$SPAWNED_PID
+wait_for_line /tmp/d.log 'first frame on fbdev' 30 || fail "skeletond drew no frame on fbdev"
+usleep 500000
+shot before
+ctl update --tint '@TINT@' || fail "update failed"
+usleep 300000
+load_modules bochs
+wait_for_line /tmp/d.log 'drm takes over from fbdev' 30 || fail "skeletond did not move to the DRM card"
+wait_for_line /tmp/d.log 'first frame on drm' 30 || true
+ctl ping || fail "no ping after the hand-over"
+usleep 700000
+shot after
+echo "@@STATUS $(ctl status --json)"
+kill -TERM "$sd"; wait "$sd"; echo "@@SKELETOND_EXIT $?"
+"""
+
+
+def quantised_565(img: png.Image) -> png.Image:
+    """The picture as an RGB565 framebuffer holds it and QEMU shows it (bits repeated below)."""
+    rgb = img.rgb()
+    out = bytearray(rgb.data)
+    lut5 = bytes(((v >> 3) << 3) | ((v >> 3) >> 2) for v in range(256))
+    lut6 = bytes(((v >> 2) << 2) | ((v >> 2) >> 4) for v in range(256))
+    out[0::3] = bytes(rgb.data[0::3]).translate(lut5)
+    out[1::3] = bytes(rgb.data[1::3]).translate(lut6)
+    out[2::3] = bytes(rgb.data[2::3]).translate(lut5)
+    return png.Image(rgb.width, rgb.height, 3, bytes(out))
+
+
+def files(out: Path) -> tuple[Path, dict]:
+    layouts = out / "layouts"
+    layouts.mkdir(parents=True, exist_ok=True)
+    (layouts / "solid.json").write_text(json.dumps(SOLID))
+    return layouts, {
+        "/bin/skeletond": (STATIC / "skeletond", 0o755),
+        "/bin/skeletonctl": (STATIC / "skeletonctl", 0o755),
+        "/layouts/solid.json": layouts / "solid.json",
+        "/etc/skeletond.json": b"{}",
+    }
+
+
+def boot(name: str, mode: str, guest: str, guest_files: dict, out: Path) -> dict:
+    return qemu_harness.run(device="VGA", guest_files=guest_files, guest_script=guest, out_dir=out, name=name,
+                            timeout=240, pvh=False, append=f"vga={mode}",
+                            guest_config={"E2E_DEFER_MODULES": "bochs virtio_gpu", "E2E_WAIT_CARD": "0"})
+
+
+def compare(c: Checker, label: str, r: dict, shot: str, expected: png.Image, out: Path) -> None:
+    if shot not in r["screenshots"]:
+        c.check(f"{label}: screenshot {shot} taken", False)
+        return
+    d = png.compare(png.read(r["screenshots"][shot]), expected, diff_path=out / f"diff-{shot}.png")
+    print(f"  {shot} vs render: {d}")
+    c.check(f"{label}: {shot} equals `skeletond render`", d.ok, str(d))
+
+
+def run_depth(c: Checker, name: str) -> None:
+    mode, bits = DEPTHS[name]
+    out = OUT / name
+    layouts, guest_files = files(out)
+    print(f"== vesafb {name}: vga={mode}, `--backend fbdev`")
+    guest = FBDEV_GUEST.replace("@RUN@", RUN.replace("@BACKEND@", "fbdev")).replace("@TINT@", TINT)
+    r = boot(f"fbdev-{name}", mode, guest, guest_files, out)
+    log = r["serial_log"]
+    (out / "serial.txt").write_text(log)
+    label = f"vesafb {name}"
+    c.check(f"{label}: guest script ran to the end", r["ok"], "; ".join(r.get("errors", [])) + f" (log {out}/serial.txt)")
+    fb = re.search(r"@@FB (.*) (\d+)\s*$", log, re.M)
+    c.check(f"{label}: /dev/fb0 is vesafb at {bits} bpp", fb is not None and fb.group(1) == "VESA VGA" and int(fb.group(2)) == bits,
+            fb.group(0) if fb else "no @@FB line")
+    plain = host_render(layouts / "solid.json", SIZE, out / "expected.png")
+    tinted = host_render(layouts / "solid.json", SIZE, out / "expected-tint.png", "--tint", TINT)
+    if bits == 16:
+        plain, tinted = quantised_565(plain), quantised_565(tinted)
+    compare(c, label, r, "solid", plain, out)
+    compare(c, label, r, "tinted", tinted, out)
+    if "hidden" in r["screenshots"] and "console" in r["screenshots"]:
+        hidden, console = png.read(r["screenshots"]["hidden"]), png.read(r["screenshots"]["console"])
+        d = png.compare(hidden, console, diff_path=out / "diff-hidden.png")
+        skeleton_left = png.compare(hidden, plain)
+        print(f"  hidden vs the console before the start: {d}")
+        # The console may have printed a line meanwhile; the skeleton must be gone all the same.
+        c.check(f"{label}: after hide the text console is back", d.ok or (not skeleton_left.ok and d.count < hidden.width * 64),
+                str(d))
+    exit_line = re.search(r"@@SKELETOND_EXIT (\d+)", log)
+    c.check(f"{label}: skeletond exited 0 on SIGTERM", exit_line is not None and exit_line.group(1) == "0")
+    errors = [line for line in log.splitlines() if line.startswith("<3>")]
+    c.check(f"{label}: no error in the daemon's log", not errors, "; ".join(errors[:3]))
+
+
+def run_handover(c: Checker) -> None:
+    out = OUT / "handover"
+    layouts, guest_files = files(out)
+    print("== hand-over: vesafb (vga=0x318) with `--backend auto`, then bochs loaded")
+    guest = HANDOVER_GUEST.replace("@RUN@", RUN.replace("@BACKEND@", "auto")).replace("@TINT@", TINT)
+    r = boot("fbdev-handover", "0x318", guest, guest_files, out)
+    log = r["serial_log"]
+    (out / "serial.txt").write_text(log)
+    label = "hand-over"
+    c.check(f"{label}: guest script ran to the end", r["ok"], "; ".join(r.get("errors", [])) + f" (log {out}/serial.txt)")
+    compare(c, label, r, "before", host_render(layouts / "solid.json", SIZE, out / "expected-before.png"), out)
+    c.check(f"{label}: no present failed before the move (the watch found the card)", "the display device went away" not in log)
+    if "after" in r["screenshots"]:
+        after = png.read(r["screenshots"]["after"])
+        size = (after.width, after.height)
+        c.check(f"{label}: bochs drives another mode than vesafb did", size != SIZE, f"{size}")
+        compare(c, label, r, "after", host_render(layouts / "solid.json", size, out / "expected-after.png", "--tint", TINT), out)
+    status = re.search(r"@@STATUS (\{.*\})", log)
+    backend = json.loads(status.group(1)).get("backend") if status else None
+    c.check(f"{label}: status reports the DRM display", backend == "drm", f"backend {backend}")
+    errors = [line for line in log.splitlines() if line.startswith("<3>")]
+    c.check(f"{label}: no error in the daemon's log", not errors, "; ".join(errors[:3]))
+
+
+def main() -> int:
+    for tool in ("skeletond", "skeletonctl"):
+        if not (STATIC / tool).exists():
+            print(f"missing {STATIC / tool}: run scripts/build-static.sh first")
+            return 1
+    c = Checker()
+    for name in DEPTHS:
+        run_depth(c, name)
+    run_handover(c)
+    print(f"{c.passed} passed, {c.failed} failed")
+    return 0 if c.failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -36,10 +36,11 @@ final class FramebufferBench {
         copySource.deallocate()
     }
 
-    func present(at time: Double) {
-        let damage = renderer.render(at: time, into: display.shadow)
-        _ = try? display.present(damage: damage)
-    }
+    /// Draws the frame at `time` into the shadow; its damage, for `present`.
+    func render(at time: Double) -> [PixelRect] { renderer.render(at: time, into: display.shadow) }
+
+    /// Converts `damage` into the framebuffer.
+    func present(_ damage: [PixelRect]) { _ = try? display.present(damage: damage) }
 
     func copyWholeFrame() { memory.copyMemory(from: copySource, byteCount: frameBytes) }
 }

@@ -38,6 +38,22 @@ struct FramebufferTests {
         #expect(bytes(of: 0xFFFFFF, in: rgb565) == [0xFF, 0xFF] && bytes(of: 0, in: rgb565) == [0, 0])
     }
 
+    @Test func packedRowsOfAnyLengthComeOutPixelByPixel() {
+        // Five pixels: one block of four packed as words, then one byte by byte.
+        let pixels: [UInt32] = [0x010203, 0x111213, 0x212223, 0x313233, 0x414243]
+        for (format, order) in [(FramebufferFormat.rgb888, [2, 1, 0]),
+                                (FramebufferFormat(bitsPerPixel: 24, red: .init(offset: 0, length: 8), green: .init(offset: 8, length: 8),
+                                                   blue: .init(offset: 16, length: 8)), [0, 1, 2])] {
+            var out = [UInt8](repeating: 0xEE, count: 16)
+            pixels.withUnsafeBufferPointer { source in
+                out.withUnsafeMutableBytes { format.convertRow(source.baseAddress!, into: $0.baseAddress!, count: 5) }
+            }
+            let expected = pixels.flatMap { p in order.map { UInt8(truncatingIfNeeded: p >> (8 * UInt32(2 - $0))) } }
+            #expect(Array(out[0..<15]) == expected, "\(format)")
+            #expect(out[15] == 0xEE, "nothing written past the row")
+        }
+    }
+
     @Test func anyOtherLayoutGoesThroughTheBitfields() throws {
         // RGB555 (vesafb's 15-bit modes report 16 bpp with a 5-bit green) and 10-bit channels.
         let rgb555 = try FramebufferFormat.of(info(bits: 16, red: (10, 5), green: (5, 5), blue: (0, 5))).get()

@@ -99,16 +99,10 @@ public struct FramebufferFormat: Equatable, Sendable, CustomStringConvertible {
                 let p = source[i]
                 out[i] = (p & 0x0000_FF00) | (p & 0xFF) << 16 | (p >> 16) & 0xFF
             }
-        case .rgb888, .bgr888:
-            let out = destination.assumingMemoryBound(to: UInt8.self)
-            let swap = layout == .bgr888
-            for i in 0..<count {
-                let p = source[i]
-                let r = UInt8(truncatingIfNeeded: p >> 16), g = UInt8(truncatingIfNeeded: p >> 8), b = UInt8(truncatingIfNeeded: p)
-                out[3 * i] = swap ? r : b
-                out[3 * i + 1] = g
-                out[3 * i + 2] = swap ? b : r
-            }
+        case .rgb888:
+            Self.packRGB888(source, into: destination, count: count, swapRedAndBlue: false)
+        case .bgr888:
+            Self.packRGB888(source, into: destination, count: count, swapRedAndBlue: true)
         case .rgb565:
             let out = destination.assumingMemoryBound(to: UInt16.self)
             for i in 0..<count {
@@ -126,6 +120,39 @@ public struct FramebufferFormat: Equatable, Sendable, CustomStringConvertible {
                 }
             }
         }
+    }
+
+    /// Packs XRGB8888 pixels into 3 bytes each (blue, green, red in memory; red first when
+    /// swapped): four pixels at a time as three 32-bit words, the rest byte by byte.
+    private static func packRGB888(_ source: UnsafePointer<UInt32>, into destination: UnsafeMutableRawPointer, count: Int,
+                                   swapRedAndBlue: Bool) {
+        let swapMask: UInt32 = swapRedAndBlue ? 0xFF_FFFF : 0
+        var i = 0
+        var out = destination
+        while i + 4 <= count {
+            let p0 = swapped(source[i], swapMask), p1 = swapped(source[i + 1], swapMask)
+            let p2 = swapped(source[i + 2], swapMask), p3 = swapped(source[i + 3], swapMask)
+            out.storeBytes(of: ((p0 & 0xFF_FFFF) | p1 << 24).littleEndian, toByteOffset: 0, as: UInt32.self)
+            out.storeBytes(of: ((p1 >> 8) & 0xFFFF | p2 << 16).littleEndian, toByteOffset: 4, as: UInt32.self)
+            out.storeBytes(of: ((p2 >> 16) & 0xFF | p3 << 8).littleEndian, toByteOffset: 8, as: UInt32.self)
+            out += 12
+            i += 4
+        }
+        while i < count {
+            let p = swapped(source[i], swapMask)
+            out.storeBytes(of: UInt8(truncatingIfNeeded: p), toByteOffset: 0, as: UInt8.self)
+            out.storeBytes(of: UInt8(truncatingIfNeeded: p >> 8), toByteOffset: 1, as: UInt8.self)
+            out.storeBytes(of: UInt8(truncatingIfNeeded: p >> 16), toByteOffset: 2, as: UInt8.self)
+            out += 3
+            i += 1
+        }
+    }
+
+    /// `p` with red and blue exchanged where `mask` is all ones (0: as it is), without a branch.
+    @inline(__always)
+    private static func swapped(_ p: UInt32, _ mask: UInt32) -> UInt32 {
+        let exchanged = (p & 0x00FF00) | (p & 0xFF) << 16 | (p >> 16) & 0xFF
+        return (exchanged & mask) | (p & ~mask)
     }
 
     /// An 8-bit channel value scaled to the field's width (repeating its top bits below, so

@@ -72,13 +72,15 @@ public final class StartFrames {
                 log.notice("boot record: the display is not driven as \(boot.fromPlan ? "chosen at boot" : "recorded"); what it showed is put back where it is not taken over")
             }
         }
-        opened = display.map { drm in
+        // A turned output's boot frame would have to be turned too: no record for it.
+        opened = display.flatMap { drm in
+            guard drm.drmOutputs.allSatisfy({ $0.rotation == .upright }) else { return nil }
             let outputs = drm.drmOutputs.map { output in
                 let facts = output.bootRecord
                 return BootRecord.Output(connectorID: facts.connectorID, crtcID: facts.crtcID, modeIsPreferred: facts.modeIsPreferred,
                                          modeBytes: facts.modeBytes, framePath: "")
             }
-            return (BootRecord.Confirmed(devicePath: drm.path, outputs: outputs), drm.drmOutputs.map(\.size))
+            return (confirmed: BootRecord.Confirmed(devicePath: drm.path, outputs: outputs), sizes: drm.drmOutputs.map(\.size))
         }
     }
 

@@ -74,7 +74,8 @@ public final class DRMDisplayProvider: DisplayProvider {
     }
 
     private func openDRM(settings: Settings, logger: Logger, boot: BootDisplay?) -> DRMDisplay? {
-        let options = DRMDisplay.Options(connectors: settings.outputs, modes: settings.modes)
+        let options = DRMDisplay.Options(connectors: settings.outputs, modes: settings.modes, rotations: settings.rotations,
+                                          rotation: settings.rotation)
         let log: (String) -> Void = { logger.notice($0) }
         guard let device = settings.device else { return DRMDisplay.openFirst(options: options, log: log, boot: boot) }
         guard SystemCalls.fileExists(device) else { return nil }

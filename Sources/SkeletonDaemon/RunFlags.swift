@@ -1,4 +1,5 @@
 import SkeletonLayout
+import SkeletonRender
 
 /// The flags of `skeletond run`: each one overrides one setting of the settings file.
 ///
@@ -17,6 +18,8 @@ public struct RunFlags: Sendable, Equatable {
     public var snapshot: String?
     public var displayWait: Double?
     public var maxFPS: Int?
+    /// Degrees: 0, 90, 180 or 270, for every output.
+    public var rotation: Int?
     public var logLevel: LogLevel?
     /// A directory for the frame cache; "none" turns it off.
     public var frameCache: String?
@@ -35,6 +38,7 @@ public struct RunFlags: Sendable, Equatable {
     /// What ArgumentParser's validation reports for these values, if anything.
     public var problem: String? {
         if let maxFPS, !(1...240).contains(maxFPS) { return "--max-fps must be from 1 to 240" }
+        if let rotation, Rotation(degrees: rotation) == nil { return "--rotation must be 0, 90, 180 or 270" }
         if let displayWait, !(0...600).contains(displayWait) { return "--display-wait must be from 0 to 600 seconds" }
         if frameCache == "" { return "--frame-cache must be a directory or none" }
         return nil
@@ -49,6 +53,10 @@ public struct RunFlags: Sendable, Equatable {
         if let size { s.memorySize = size }
         if let snapshot { s.snapshotPath = snapshot }
         if let maxFPS { s.maxFPS = maxFPS }
+        if let rotation = rotation.flatMap(Rotation.init(degrees:)) {
+            s.rotation = rotation
+            s.rotations = [:]
+        }
         if let displayWait { s.displayWaitSeconds = displayWait }
         if let logLevel { s.logLevel = logLevel }
         if let frameCache { s.frameCacheDirectory = frameCache == "none" ? nil : frameCache }
@@ -56,7 +64,7 @@ public struct RunFlags: Sendable, Equatable {
 
     /// The long names of every flag, without the dashes.
     public static let longNames = ["config", "socket", "layouts", "layout", "backend", "device", "size", "snapshot",
-                                   "display-wait", "max-fps", "log-level", "frame-cache"]
+                                   "display-wait", "max-fps", "rotation", "log-level", "frame-cache"]
 
     /// `run` followed by `--name value` or `--name=value` pairs, each flag at most once, every
     /// value valid; nil for anything else (help, an unknown or repeated flag, a missing or bad
@@ -100,6 +108,7 @@ public struct RunFlags: Sendable, Equatable {
         case "snapshot": snapshot = value
         case "display-wait": displayWait = Double(value); return displayWait != nil
         case "max-fps": maxFPS = Int(value); return maxFPS != nil
+        case "rotation": rotation = Int(value); return rotation.flatMap(Rotation.init(degrees:)) != nil
         case "log-level": logLevel = LogLevel(name: value); return logLevel != nil
         case "frame-cache": frameCache = value
         default: return false

@@ -1,5 +1,6 @@
 import SkeletonBoot
 import SkeletonLayout
+import SkeletonRender
 import SkeletonSystem
 
 /// Which display backend to use.
@@ -28,6 +29,10 @@ public struct Settings: Sendable, Equatable {
     public var outputs: [String]?
     /// Modes by connector name; others use their preferred mode.
     public var modes: [String: Size] = [:]
+    /// The clockwise turn of the picture on every output (nil: each panel's "panel
+    /// orientation", else none), and by connector name.
+    public var rotation: Rotation?
+    public var rotations: [String: Rotation] = [:]
     public var maxFPS = 60
     /// How long to wait for a display to appear at boot before falling back.
     public var displayWaitSeconds = 10.0
@@ -101,6 +106,23 @@ public struct Settings: Sendable, Equatable {
                     }
                 } else if let v = o.member("modes") {
                     r.fail(v.path, "expected an object of connector names to modes, found \(v.value.typeDescription)")
+                }
+                if let v = o.member("rotation") {
+                    switch v.value {
+                    case .null: s.rotation = nil
+                    case .object(let byName):
+                        for (name, value) in byName.sorted(by: { $0.key < $1.key }) {
+                            if let n = r.integer(value, v.path.key(name), in: 0...270) {
+                                if let rotation = Rotation(degrees: n) { s.rotations[name] = rotation }
+                                else { r.fail(v.path.key(name), "expected 0, 90, 180 or 270, found \(n)") }
+                            }
+                        }
+                    default:
+                        if let n = r.integer(v.value, v.path, in: 0...270) {
+                            if let rotation = Rotation(degrees: n) { s.rotation = rotation }
+                            else { r.fail(v.path, "expected 0, 90, 180 or 270, found \(n)") }
+                        }
+                    }
                 }
                 if let v = o.member("maxFps"), let n = r.integer(v.value, v.path, in: 1...240) { s.maxFPS = n }
                 if let v = o.member("waitSeconds"), let n = r.number(v.value, v.path, in: 0...600) { s.displayWaitSeconds = n }

@@ -45,7 +45,8 @@ struct CacheCommand: ParsableCommand {
             switch wanted {
             case .size(let s): sizes.append(s)
             case .auto:
-                let options = DRMDisplay.Options(connectors: settings.outputs, modes: settings.modes)
+                let options = DRMDisplay.Options(connectors: settings.outputs, modes: settings.modes, rotations: settings.rotations,
+                                          rotation: settings.rotation)
                 guard let found = DRMDisplay.outputSizes(path: settings.device, options: options) else {
                     printError(["skeletond cache: --size auto: no DRM display with a connected output\(settings.device.map { " at \($0)" } ?? "")"])
                     throw ExitCode(1)

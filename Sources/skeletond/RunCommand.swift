@@ -32,6 +32,9 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("max-fps"), help: "Frame-rate cap.")
     var maxFPS: Int?
 
+    @Option(help: "Turn the picture on every output clockwise by 0, 90, 180 or 270 degrees (default: each panel's orientation).")
+    var rotation: Int?
+
     @Option(name: .customLong("log-level"), help: "error, warning, notice, info or debug.")
     var logLevel: String?
 
@@ -47,6 +50,7 @@ struct RunCommand: ParsableCommand {
         f.snapshot = snapshot
         f.displayWait = displayWait
         f.maxFPS = maxFPS
+        f.rotation = rotation
         f.logLevel = logLevel.flatMap(LogLevel.init(name:))
         return f
     }

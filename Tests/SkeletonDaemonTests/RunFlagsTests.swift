@@ -42,6 +42,7 @@ struct RunFlagsTests {
         case "backend": value = "memory"
         case "size": value = "640x480"
         case "display-wait", "max-fps": value = "5"
+        case "rotation": value = "90"
         case "log-level": value = "debug"
         default: value = "/x"
         }

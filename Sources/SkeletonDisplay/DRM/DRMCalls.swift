@@ -181,6 +181,13 @@ enum DRMCalls {
         return "\(name)-\(typeID)"
     }
 
+    /// The connector's "panel orientation" property (0 normal, 1 upside down, 2 left side up,
+    /// 3 right side up); nil when it has none.
+    static func panelOrientation(_ fd: FileDescriptor, connector: UInt32) -> Int? {
+        let value = skdrm_connector_panel_orientation(fd.rawValue, connector)
+        return value < 0 ? nil : Int(value)
+    }
+
     static func isNonDesktop(_ fd: FileDescriptor, connector: UInt32) -> Bool { skdrm_connector_is_non_desktop(fd.rawValue, connector) != 0 }
 
     static func refreshMillihertz(_ mode: drmModeModeInfo) -> UInt32 {

@@ -19,14 +19,24 @@ public final class DRMDisplay: Display {
     /// a release without retain.
     public var inheritedConsole: ConsoleQuieter?
 
-    /// What to open: connector names (nil: all connected) and modes by connector name.
+    /// What to open: connector names (nil: all connected), modes and rotations by connector
+    /// name, and the rotation of the others (nil: each panel's "panel orientation", else none).
     public struct Options: Sendable {
         public var connectors: [String]?
         public var modes: [String: Size]
+        public var rotations: [String: Rotation]
+        public var rotation: Rotation?
 
-        public init(connectors: [String]? = nil, modes: [String: Size] = [:]) {
+        public init(connectors: [String]? = nil, modes: [String: Size] = [:], rotations: [String: Rotation] = [:], rotation: Rotation? = nil) {
             self.connectors = connectors
             self.modes = modes
+            self.rotations = rotations
+            self.rotation = rotation
+        }
+
+        /// The rotation of connector `name`, whose panel reports `panelOrientation` (or none).
+        func rotation(of name: String, panelOrientation: Rotation?) -> Rotation {
+            rotations[name] ?? rotation ?? panelOrientation ?? .upright
         }
     }
 
@@ -62,17 +72,23 @@ public final class DRMDisplay: Display {
         OutputChoice.forEach(fd, resources: res, probing: true, accepts: { name in options.connectors?.contains(name) ?? true },
                              wantedSize: { options.modes[$0] }, isUsed: { crtc in plans.contains { $0.choice.crtc == crtc } },
                              log: { log("\(path), \($0)") }) { c, name, choice in
-            plans.append(Plan(connector: c.connector_id, name: name, choice: choice))
+            let rotation = options.rotation(of: name, panelOrientation: DRMCalls.panelOrientation(fd, connector: c.connector_id).flatMap(Rotation.init(panelOrientation:)))
+            plans.append(Plan(connector: c.connector_id, name: name, choice: choice, rotation: rotation))
             return true
         }
-        // Then the boot display's outputs: taken over where they match, put back where not.
-        let adopted = plans.map { plan in adopting == nil ? nil : boot?.adopt(connectorID: plan.connector, crtcID: plan.choice.crtc, mode: plan.choice.mode) }
+        // Then the boot display's outputs: taken over where they match, put back where not. A
+        // turned output is not: the boot frame is not turned.
+        let adopted = plans.map { plan in
+            adopting == nil || plan.rotation != .upright ? nil
+                : boot?.adopt(connectorID: plan.connector, crtcID: plan.choice.crtc, mode: plan.choice.mode)
+        }
         if adopting != nil { boot?.release(closing: false) }
         var outputs: [DRMOutput] = []
         for (plan, adoption) in zip(plans, adopted) {
             do {
                 outputs.append(try DRMOutput(device: path, fd: fd, connectorID: plan.connector, crtcID: plan.choice.crtc, name: plan.name,
-                                             mode: plan.choice.mode, modeIsPreferred: plan.choice.modeIsPreferred, adopting: adoption))
+                                             mode: plan.choice.mode, modeIsPreferred: plan.choice.modeIsPreferred, rotation: plan.rotation,
+                                             adopting: adoption))
             } catch {
                 log("\(error); connector skipped")
             }
@@ -89,6 +105,7 @@ public final class DRMDisplay: Display {
         var connector: UInt32
         var name: String
         var choice: OutputChoice
+        var rotation: Rotation
     }
 
     /// The device `open` (at `path`) or `openFirst` (with no path) would open now and the size
@@ -103,9 +120,10 @@ public final class DRMDisplay: Display {
             var crtcs: [UInt32] = []
             var sizes: [Size] = []
             OutputChoice.forEach(fd, resources: resources.pointee, probing: true, accepts: { options.connectors?.contains($0) ?? true },
-                                 wantedSize: { options.modes[$0] }, isUsed: { crtcs.contains($0) }, log: { _ in }) { _, _, choice in
+                                 wantedSize: { options.modes[$0] }, isUsed: { crtcs.contains($0) }, log: { _ in }) { c, name, choice in
                 crtcs.append(choice.crtc)
-                sizes.append(Size(width: Int(choice.mode.hdisplay), height: Int(choice.mode.vdisplay)))
+                let rotation = options.rotation(of: name, panelOrientation: DRMCalls.panelOrientation(fd, connector: c.connector_id).flatMap(Rotation.init(panelOrientation:)))
+                sizes.append(rotation.turned(Size(width: Int(choice.mode.hdisplay), height: Int(choice.mode.vdisplay))))
                 return true
             }
             if sizes.isEmpty { return true }
@@ -116,10 +134,10 @@ public final class DRMDisplay: Display {
         return found
     }
 
-    /// The first card with a connected output and dumb buffers, or nil when there is none (yet).
     /// Whether /dev/dri holds a card node at all (connected or not).
     public static var anyCardPresent: Bool { !DRMCalls.cardPaths().isEmpty }
 
+    /// The first card with a connected output and dumb buffers, or nil when there is none (yet).
     public static func openFirst(options: Options, log: (String) -> Void, boot: BootDisplay? = nil) -> DRMDisplay? {
         for path in DRMCalls.cardPaths() {
             do {

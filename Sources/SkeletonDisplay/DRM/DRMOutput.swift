@@ -8,10 +8,14 @@ import SkeletonRender
 
 /// One connector on its own CRTC: two dumb buffers flipped in turn (the second made at the
 /// first flip), a RAM shadow canvas the frames are drawn in, and only the damaged rectangles
-/// copied into the back buffer.
+/// copied into the back buffer (turned by `rotation` on the way, for a panel on its side).
 public final class DRMOutput: DisplayOutput {
     public let name: String
+    /// The picture's size: the mode's, turned by `rotation`.
     public let size: Size
+    /// The mode's size: the buffers'.
+    let physicalSize: Size
+    public let rotation: Rotation
     let device: String
     let fd: FileDescriptor
     let connectorID: UInt32
@@ -44,7 +48,7 @@ public final class DRMOutput: DisplayOutput {
     /// `adopting`: the buffer a `BootDisplay` set this mode on, holding the cached first frame,
     /// and the CRTC as it was before (restored at the end, as if this output had set the mode).
     init(device: String, fd: FileDescriptor, connectorID: UInt32, crtcID: UInt32, name: String, mode: drmModeModeInfo,
-         modeIsPreferred: Bool, adopting: (buffer: DumbBuffer, saved: drmModeCrtcPtr?)? = nil) throws(DisplayError) {
+         modeIsPreferred: Bool, rotation: Rotation = .upright, adopting: (buffer: DumbBuffer, saved: drmModeCrtcPtr?)? = nil) throws(DisplayError) {
         self.device = device
         self.fd = fd
         self.connectorID = connectorID
@@ -53,7 +57,9 @@ public final class DRMOutput: DisplayOutput {
         self.mode = mode
         self.modeIsPreferred = modeIsPreferred
         self.adoptedBootFrame = adopting != nil
-        self.size = Size(width: Int(mode.hdisplay), height: Int(mode.vdisplay))
+        self.physicalSize = Size(width: Int(mode.hdisplay), height: Int(mode.vdisplay))
+        self.rotation = rotation
+        self.size = rotation.turned(physicalSize)
         self.shadowBuffer = PixelBuffer(size: size)
         if let adopting {
             buffers.append(adopting.buffer)
@@ -65,7 +71,7 @@ public final class DRMOutput: DisplayOutput {
         }
         // The second buffer is made when the first flip needs it (`backBuffer()`): a picture
         // that never changes never costs it, and the first frame does not wait for it.
-        buffers.append(try DumbBuffer(fd: fd, width: size.width, height: size.height, device: device, connector: name))
+        buffers.append(try DumbBuffer(fd: fd, width: physicalSize.width, height: physicalSize.height, device: device, connector: name))
         saved = DRMCalls.crtc(fd, crtcID)
     }
 
@@ -79,7 +85,7 @@ public final class DRMOutput: DisplayOutput {
 
     var modeDescription: String {
         let mhz = DRMCalls.refreshMillihertz(mode)
-        return "\(size.width)x\(size.height)@\(mhz / 1000).\(String(format3(mhz % 1000)).prefix(2))"
+        return "\(physicalSize.width)x\(physicalSize.height)@\(mhz / 1000).\(String(format3(mhz % 1000)).prefix(2))"
     }
 
     private func format3(_ v: UInt32) -> String { v < 10 ? "00\(v)" : v < 100 ? "0\(v)" : "\(v)" }
@@ -101,7 +107,7 @@ public final class DRMOutput: DisplayOutput {
     /// frame's damage and the last frame's into it as it draws the shadow (write only; the
     /// buffer is not on screen, since no flip is pending).
     public var mirror: Mirror? {
-        guard canPresent, modeSet, buffers.count == 2, let lacks = pair.backLacks else { return nil }
+        guard rotation == .upright, canPresent, modeSet, buffers.count == 2, let lacks = pair.backLacks else { return nil }
         return Mirror(canvas: buffers[pair.back].canvas, lacks: lacks)
     }
 
@@ -120,7 +126,7 @@ public final class DRMOutput: DisplayOutput {
         if !modeSet {
             try setMode()
             let target = buffers[front]
-            target.canvas.copy(target.canvas.bounds, from: shadowBuffer.canvas)
+            target.canvas.copy(shadowBuffer.canvas.bounds, from: shadowBuffer.canvas, turnedBy: rotation)
             markDirty(target)
             pair.frontFilled(damage: damage, whole: true)
             framesPresented += 1
@@ -129,15 +135,15 @@ public final class DRMOutput: DisplayOutput {
         guard let backBuffer = self.backBuffer() else {
             // The buffer on screen holds the last frame: this frame's damage brings it up to date.
             let screen = buffers[front]
-            for rect in PixelRect.coalesce(damage) { screen.canvas.copy(rect, from: shadowBuffer.canvas) }
+            for rect in PixelRect.coalesce(damage) { screen.canvas.copy(rect, from: shadowBuffer.canvas, turnedBy: rotation) }
             markDirty(screen)
             pair.frontFilled(damage: damage, whole: false)
             framesPresented += 1
             return true
         }
         let target = backBuffer.canvas
-        for rect in pair.rectsToCopy(damage: damage, mirrored: mirrored, bounds: target.bounds) {
-            target.copy(rect, from: shadowBuffer.canvas)
+        for rect in pair.rectsToCopy(damage: damage, mirrored: mirrored, bounds: shadowBuffer.canvas.bounds) {
+            target.copy(rect, from: shadowBuffer.canvas, turnedBy: rotation)
         }
         if let code = DRMCalls.pageFlip(fd, crtc: crtcID, framebuffer: backBuffer.framebuffer) {
             switch code {
@@ -175,7 +181,7 @@ public final class DRMOutput: DisplayOutput {
     private func backBuffer() -> DumbBuffer? {
         if buffers.count < 2 && !singleBuffered {
             do {
-                buffers.append(try DumbBuffer(fd: fd, width: size.width, height: size.height, device: device, connector: name))
+                buffers.append(try DumbBuffer(fd: fd, width: physicalSize.width, height: physicalSize.height, device: device, connector: name))
             } catch {
                 singleBuffered = true
                 fallbackReason = "\(error); drawing into the buffer on screen"
@@ -193,6 +199,11 @@ public final class DRMOutput: DisplayOutput {
         guard canPresent else { return false }
         if showsBootFrame { return true }
         guard !modeSet else { return false }
+        // A turned picture goes through the shadow (the entry is at the turned size).
+        if rotation != .upright {
+            guard write(shadowBuffer.canvas) else { return false }
+            return try present(damage: [shadowBuffer.canvas.bounds], mirrored: false)
+        }
         try setMode()
         let target = buffers[front]
         let written = write(target.canvas)
@@ -290,6 +301,7 @@ public final class DRMOutput: DisplayOutput {
             "crtc": .number(Double(crtcID)),
             "flipsPending": .number(flipPending ? 1 : 0),
             "device": .string(device),
+            "rotation": .number(Double(rotation.degrees)),
         ]
         if let problem { fields["problem"] = .string(problem) }
         if let fallbackReason { fields["singleBuffered"] = .string(fallbackReason) }

@@ -10,3 +10,4 @@ python3 Tests/e2e/test_png.py
 python3 Tests/e2e/test_minimal_c.py
 python3 Tests/e2e/test_skeletond_drm.py
 python3 Tests/e2e/test_skeletond_fbdev.py
+python3 Tests/e2e/test_skeletond_rotation.py

@@ -19,27 +19,38 @@ extension Canvas {
                 for x in rect.x..<rect.maxX { to[last - x] = from[x] }
             }
         case .clockwise90, .clockwise270:
+            // Tile by tile; within a tile the buffer's rows are written left to right (they are
+            // the picture's columns read top to bottom).
             let tile = 32
-            var ty = rect.y
-            while ty < rect.maxY {
-                let tyEnd = min(ty + tile, rect.maxY)
-                var tx = rect.x
-                while tx < rect.maxX {
-                    let txEnd = min(tx + tile, rect.maxX)
-                    for y in ty..<tyEnd {
-                        let from = source.row(y)
+            let logicalRows = rect.y..<rect.maxY
+            var tx = rect.x
+            while tx < rect.maxX {
+                let txEnd = min(tx + tile, rect.maxX)
+                var ty = logicalRows.lowerBound
+                while ty < logicalRows.upperBound {
+                    let tyEnd = min(ty + tile, logicalRows.upperBound)
+                    for x in tx..<txEnd {
                         if rotation == .clockwise90 {
-                            // (x, y) goes to (height - 1 - y, x).
-                            let column = logical.height - 1 - y
-                            for x in tx..<txEnd { row(x)[column] = from[x] }
+                            // (x, y) goes to (height - 1 - y, x): buffer row x, from column height - 1 - y down.
+                            let to = row(x) + (logical.height - 1)
+                            var from = source.base + ty * source.stride + x
+                            for y in ty..<tyEnd {
+                                to[-y] = from.pointee
+                                from += source.stride
+                            }
                         } else {
-                            // (x, y) goes to (y, width - 1 - x).
-                            for x in tx..<txEnd { row(logical.width - 1 - x)[y] = from[x] }
+                            // (x, y) goes to (y, width - 1 - x): buffer row width - 1 - x, from column y on.
+                            let to = row(logical.width - 1 - x)
+                            var from = source.base + ty * source.stride + x
+                            for y in ty..<tyEnd {
+                                to[y] = from.pointee
+                                from += source.stride
+                            }
                         }
                     }
-                    tx = txEnd
+                    ty = tyEnd
                 }
-                ty = tyEnd
+                tx = txEnd
             }
         }
     }

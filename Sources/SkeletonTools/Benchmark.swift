@@ -9,8 +9,8 @@ public enum Benchmark {
         public var name: String
         public var milliseconds: Double
         public var target: Double?
-        /// A memcpy of a frame of another size in bytes (a framebuffer format's), to take the
-        /// ratio to instead of the XRGB8888 frame's.
+        /// Another reference to take the ratio to instead of the memcpy of an XRGB8888 frame (a
+        /// memcpy of a frame in a framebuffer's layout, an unturned present), and its name.
         public var referenceMilliseconds: Double? = nil
         public var referenceName: String? = nil
     }
@@ -29,8 +29,8 @@ public enum Benchmark {
             var lines = ["scene \(layoutName) at \(size), \(frames) frames, medians",
                          "memcpy of one frame            \(memcpyMilliseconds.fixed(3)) ms  (reference)"]
             for f in figures {
-                var line = f.name.padding(30) + " " + f.milliseconds.fixed(3) + " ms  " + ratio(f).fixed(2) + "x memcpy"
-                if let reference = f.referenceName { line += " of \(reference)" }
+                var line = f.name.padding(30) + " " + f.milliseconds.fixed(3) + " ms  " + ratio(f).fixed(2) + "x "
+                line += f.referenceName ?? "memcpy"
                 if let t = f.target { line += "  (target <= \(t.fixed(1))x: \(ratio(f) <= t ? "met" : "MISSED"))" }
                 lines.append(line)
             }
@@ -79,6 +79,19 @@ public enum Benchmark {
         let separatePresenter = FrameRenderer(layout: layout, outputSize: size)
         let separateShadow = PixelBuffer(size: outputSize)
         separatePresenter.renderFull(at: 0, into: separateShadow.canvas)
+        // A panel on its side: the same scene laid out at the turned size (portrait), its damage
+        // turned into landscape buffers; against the same portrait frames presented unturned.
+        let portrait = Rotation.clockwise90.turned(outputSize)
+        let turnedShadow = PixelBuffer(size: portrait), uprightShadow = PixelBuffer(size: portrait)
+        let turnedPresenter = FrameRenderer(layout: layout, outputSize: portrait)
+        let uprightPresenter = FrameRenderer(layout: layout, outputSize: portrait)
+        turnedPresenter.renderFull(at: 0, into: turnedShadow.canvas)
+        uprightPresenter.renderFull(at: 0, into: uprightShadow.canvas)
+        let landscape = PixelBuffer(size: outputSize)
+        let turned = FlipEmulation(buffers: [landscape, landscape], rotation: .clockwise90)
+        let uprightScanout = PixelBuffer(size: portrait)
+        let upright = FlipEmulation(buffers: [uprightScanout, uprightScanout])
+        var turnedTimes: [Double] = [], uprightTimes: [Double] = []
         let framebuffer = format.map { FramebufferBench(format: $0, size: outputSize, layout: layout, requestedSize: size) }
         let animated = FrameRenderer(layout: layout, outputSize: size)
         let animatedCanvas = PixelBuffer(size: outputSize)
@@ -115,6 +128,11 @@ public enum Benchmark {
                 let t = Double(frame + k) * frameStep
                 separatePresentTimes.append(measure { separate.present(separatePresenter, at: t, shadow: separateShadow.canvas) })
             }
+            for k in 1...count {
+                let t = Double(frame + k) * frameStep
+                uprightTimes.append(measure { upright.present(uprightPresenter, at: t, shadow: uprightShadow.canvas) })
+                turnedTimes.append(measure { turned.present(turnedPresenter, at: t, shadow: turnedShadow.canvas) })
+            }
             if let framebuffer {
                 for k in 1...count {
                     let t = Double(frame + k) * frameStep
@@ -134,13 +152,15 @@ public enum Benchmark {
                                 Figure(name: "animated frame, damage only", milliseconds: median(animatedTimes), target: 0.5),
                                 Figure(name: "animated frame + present copy", milliseconds: median(presentTimes), target: 0.6),
                                 Figure(name: "  the same, two buffers in RAM", milliseconds: median(separatePresentTimes), target: nil),
-                                Figure(name: "damage computation alone", milliseconds: median(damageTimes), target: nil)]
+                                Figure(name: "damage computation alone", milliseconds: median(damageTimes), target: nil),
+                                Figure(name: "turned 90° present (portrait)", milliseconds: median(turnedTimes), target: 1.2,
+                                       referenceMilliseconds: median(uprightTimes), referenceName: "the unturned present")]
                           + (framebuffer.map { fb in
                               [Figure(name: "animated present into \(fb.format)", milliseconds: median(framebufferTimes), target: nil,
-                                      referenceMilliseconds: median(framebufferCopyTimes), referenceName: "an \(fb.format) frame"),
+                                      referenceMilliseconds: median(framebufferCopyTimes), referenceName: "memcpy of an \(fb.format) frame"),
                                // A second full pass to convert each frame would cost at least this memcpy (1x) by itself.
                                Figure(name: "  of which converting the damage", milliseconds: median(framebufferConvertTimes), target: 1.0,
-                                      referenceMilliseconds: median(framebufferCopyTimes), referenceName: "an \(fb.format) frame")]
+                                      referenceMilliseconds: median(framebufferCopyTimes), referenceName: "memcpy of an \(fb.format) frame")]
                           } ?? []),
                       damagedShare: Double(damagedPixels) / Double(max(1, frames) * outputSize.width * outputSize.height))
     }

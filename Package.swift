@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "SkeletonRenderTests", dependencies: ["SkeletonRender", "SkeletonDisplay"]),
         .testTarget(name: "SkeletonToolTests", dependencies: ["SkeletonTools"]),
         .testTarget(name: "SkeletonProtocolTests", dependencies: ["SkeletonProtocol", "SkeletonCLI"]),
-        .testTarget(name: "SkeletonDisplayTests", dependencies: ["SkeletonDisplay", "SkeletonSystem"]),
+        .testTarget(name: "SkeletonDisplayTests", dependencies: ["SkeletonDisplay", "SkeletonSystem", "SkeletonLayout", "SkeletonRender"]),
     ],
     swiftLanguageModes: [.v6]
 )

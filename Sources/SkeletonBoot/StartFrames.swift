@@ -16,14 +16,14 @@ import SkeletonSystem
 ///    first frame is up writes the entries that were missing and the record (`settle`).
 public final class StartFrames {
     /// Where this start's record goes; nil once written, or when there is none to write.
-    public private(set) var location: BootRecord.Location?
+    private var location: BootRecord.Location?
     private var bootDisplay: BootDisplay?
     /// The settings' choices; the daemon sets them before it opens the display.
     public var choices: BootChoices?
 
     /// The boot display's frame became the display's: when it was shown (CLOCK_MONOTONIC
     /// seconds) and whether its outputs were chosen at boot (a plan) rather than replayed.
-    public private(set) var adoptedFrame: (shownAt: Double, chosenAtBoot: Bool)?
+    private var adoptedFrame: (shownAt: Double, chosenAtBoot: Bool)?
     /// The DRM display last opened, as a record would replay it, with its outputs' sizes.
     private var opened: (confirmed: BootRecord.Confirmed, sizes: [Size])?
 

@@ -1,5 +1,6 @@
 import SkeletonBoot
 import SkeletonDisplay
+import SkeletonRender
 import SkeletonSystem
 
 /// DRM first (the configured device, or the first card with a connected output); for `auto`
@@ -39,7 +40,7 @@ public final class DRMDisplayProvider: DisplayProvider {
         }
         if settings.backend == .fbdev || settings.device.map(Self.isFramebufferPath) == true {
             start.opened(nil, adopting: boot, log: logger)
-            let display = openFramebuffer(settings.device ?? Self.firstFramebuffer, logger: logger)
+            let display = openFramebuffer(settings.device ?? Self.firstFramebuffer, settings: settings, logger: logger)
             display == nil ? startWatching() : stopWatching()
             return display
         }
@@ -56,7 +57,7 @@ public final class DRMDisplayProvider: DisplayProvider {
         if watchFD == nil { startWatching() }
         if settings.backend == .auto, settings.device == nil, !DRMDisplay.anyCardPresent,
            SystemCalls.fileExists(Self.firstFramebuffer) {
-            return openFramebuffer(Self.firstFramebuffer, logger: logger)
+            return openFramebuffer(Self.firstFramebuffer, settings: settings, logger: logger)
         }
         return nil
     }
@@ -85,11 +86,12 @@ public final class DRMDisplayProvider: DisplayProvider {
         }
     }
 
-    private func openFramebuffer(_ path: String, logger: Logger) -> FramebufferDisplay? {
+    private func openFramebuffer(_ path: String, settings: Settings, logger: Logger) -> FramebufferDisplay? {
         guard SystemCalls.fileExists(path) else { return nil }
         do {
-            let display = try FramebufferDisplay.open(path: path)
-            logger.info("\(path): \(display.info.id), \(display.info.width)x\(display.info.height), \(display.format), \(display.info.lineLength) bytes a row, \(display.doubleBuffered ? "two pages (panned)" : "one page")")
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            let display = try FramebufferDisplay.open(path: path, rotation: settings.rotations[name] ?? settings.rotation ?? .upright)
+            logger.info("\(path): \(display.info.id), \(display.info.width)x\(display.info.height), \(display.format), \(display.info.lineLength) bytes a row, \(display.doubleBuffered ? "two pages (panned)" : "one page"), turned \(display.rotation)")
             framebuffer = display
             return display
         } catch {

@@ -139,11 +139,6 @@ package enum SystemCalls {
         _ = try retryingOnInterrupt("sendto \(socket)") { sk_notify(socket, message) }
     }
 
-    /// A bound, non-blocking Unix datagram socket (`sk_unix_datagram_bind`).
-    package static func unixDatagramBind(_ path: String) throws(Errno) -> FileDescriptor {
-        FileDescriptor(rawValue: try retryingOnInterrupt("bind \(path)") { sk_unix_datagram_bind(path) })
-    }
-
     // MARK: signals, timers, directory watches
 
     /// Blocks SIGTERM, SIGINT and SIGHUP and returns a signalfd(2) for them (`sk_signalfd`).

@@ -1,4 +1,5 @@
 import SkeletonDisplay
+import SkeletonLayout
 import SkeletonRender
 import SkeletonSystem
 import Testing
@@ -123,5 +124,32 @@ struct FramebufferTests {
         memory.initializeMemory(as: UInt8.self, repeating: 0xEE)
         #expect(try fb.present(damage: []))
         #expect(Array(memory[(2 * 16 + 12)..<(2 * 16 + 15)]) == [0x30, 0x20, 0x10], "written whole after a reacquire")
+    }
+
+    @Test func aTurnedPictureLandsTurnedInTheFramebuffer() throws {
+        // A 5x3 framebuffer (XRGB8888, rows 24 bytes apart) on its side: the picture is 3x5.
+        let format = FramebufferFormat.xrgb8888
+        let info = FramebufferInfo(id: "test", width: 5, height: 3, virtualWidth: 5, virtualHeight: 3, bitsPerPixel: 32,
+                                   red: format.red, green: format.green, blue: format.blue, lineLength: 24, memoryLength: 72)
+        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: 72, alignment: 8)
+        memory.initializeMemory(as: UInt8.self, repeating: 0)
+        let fb = FramebufferDisplay(path: "/dev/fb9", fd: nil, memory: memory.baseAddress!, info: info, format: format,
+                                    rotation: .clockwise90, console: nil)
+        defer { fb.close(); memory.deallocate() }
+        #expect(fb.size == Size(width: 3, height: 5))
+        for y in 0..<5 { for x in 0..<3 { fb.shadow[x, y] = UInt32(y << 8 | x) } }
+        #expect(try fb.present(damage: [fb.shadow.bounds]))
+        // Picture pixel (x, y) is at (height - 1 - y, x) of the framebuffer: (4 - y, x).
+        let words = memory.bindMemory(to: UInt32.self)
+        for y in 0..<5 {
+            for x in 0..<3 { #expect(words[x * 6 + (4 - y)] == UInt32(y << 8 | x), "(\(x), \(y))") }
+        }
+        // A damaged pixel goes to its turned place only.
+        fb.shadow[1, 0] = 0xABCDEF
+        fb.shadow[2, 4] = 0x123456
+        #expect(try fb.present(damage: [PixelRect(x: 1, y: 0, width: 1, height: 1)]))
+        #expect(words[1 * 6 + 4] == 0xABCDEF)
+        #expect(words[2 * 6 + 0] == UInt32(4 << 8 | 2), "outside the damage, the old frame stays")
+        #expect(fb.statusFields["rotation"] == .number(90))
     }
 }

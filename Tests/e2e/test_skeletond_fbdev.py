@@ -5,7 +5,8 @@
 
 Debian's kernel has vesafb built in: booted the classic way (not PVH) with `vga=MODE` and the
 bochs driver held back, the only display is /dev/fb0 ("VESA VGA") at the mode the VESA BIOS
-set. Per depth (32 bpp: vga=0x344, 24 bpp packed: 0x318, 16 bpp RGB565: 0x317, all 1024x768):
+set. Per depth (32 bpp: vga=0x344, 24 bpp packed: 0x318, 16 bpp RGB565: 0x317, all 1024x768,
+and RGB565 once more with the picture turned by 90 degrees, laid out at 768x1024):
   1. `skeletond run --backend fbdev`: the screenshot equals `skeletond render` at 1024x768
      (at 16 bpp, the render quantised to RGB565 as the framebuffer holds it), with no console
      text or cursor over it;
@@ -32,15 +33,16 @@ import png  # noqa: E402
 import qemu_harness  # noqa: E402
 from test_minimal_c import Checker  # noqa: E402
 from test_skeletond_drm import SOLID, STATIC, TINT, host_render  # noqa: E402
+from test_skeletond_rotation import turned  # noqa: E402
 
 OUT = HERE.parents[1] / "build" / "e2e" / "fbdev"
 
-# name: (vga= mode, bits per pixel the kernel reports)
-DEPTHS = {"32bpp": ("0x344", 32), "24bpp": ("0x318", 24), "16bpp": ("0x317", 16)}
+# name: (vga= mode, bits per pixel the kernel reports, rotation)
+DEPTHS = {"32bpp": ("0x344", 32, 0), "24bpp": ("0x318", 24, 0), "16bpp": ("0x317", 16, 0), "16bpp-turned": ("0x317", 16, 90)}
 SIZE = (1024, 768)
 
 RUN = ("/bin/skeletond run --config /etc/skeletond.json --layouts /layouts --layout solid "
-       "--backend @BACKEND@ --log-level debug --frame-cache none")
+       "--backend @BACKEND@ --log-level debug --frame-cache none --rotation @ROTATION@")
 
 FBDEV_GUEST = r"""
 ctl() { /bin/skeletonctl --socket /run/skeletond/control.sock "$@"; }
@@ -125,11 +127,11 @@ def compare(c: Checker, label: str, r: dict, shot: str, expected: png.Image, out
 
 
 def run_depth(c: Checker, name: str) -> None:
-    mode, bits = DEPTHS[name]
+    mode, bits, rotation = DEPTHS[name]
     out = OUT / name
     layouts, guest_files = files(out)
-    print(f"== vesafb {name}: vga={mode}, `--backend fbdev`")
-    guest = FBDEV_GUEST.replace("@RUN@", RUN.replace("@BACKEND@", "fbdev")).replace("@TINT@", TINT)
+    print(f"== vesafb {name}: vga={mode}, `--backend fbdev --rotation {rotation}`")
+    guest = FBDEV_GUEST.replace("@RUN@", RUN.replace("@BACKEND@", "fbdev").replace("@ROTATION@", str(rotation))).replace("@TINT@", TINT)
     r = boot(f"fbdev-{name}", mode, guest, guest_files, out)
     log = r["serial_log"]
     (out / "serial.txt").write_text(log)
@@ -138,8 +140,9 @@ def run_depth(c: Checker, name: str) -> None:
     fb = re.search(r"@@FB (.*) (\d+)\s*$", log, re.M)
     c.check(f"{label}: /dev/fb0 is vesafb at {bits} bpp", fb is not None and fb.group(1) == "VESA VGA" and int(fb.group(2)) == bits,
             fb.group(0) if fb else "no @@FB line")
-    plain = host_render(layouts / "solid.json", SIZE, out / "expected.png")
-    tinted = host_render(layouts / "solid.json", SIZE, out / "expected-tint.png", "--tint", TINT)
+    logical = (SIZE[1], SIZE[0]) if rotation in (90, 270) else SIZE
+    plain = turned(host_render(layouts / "solid.json", logical, out / "expected.png"), rotation)
+    tinted = turned(host_render(layouts / "solid.json", logical, out / "expected-tint.png", "--tint", TINT), rotation)
     if bits == 16:
         plain, tinted = quantised_565(plain), quantised_565(tinted)
     compare(c, label, r, "solid", plain, out)
@@ -162,7 +165,7 @@ def run_handover(c: Checker) -> None:
     out = OUT / "handover"
     layouts, guest_files = files(out)
     print("== hand-over: vesafb (vga=0x318) with `--backend auto`, then bochs loaded")
-    guest = HANDOVER_GUEST.replace("@RUN@", RUN.replace("@BACKEND@", "auto")).replace("@TINT@", TINT)
+    guest = HANDOVER_GUEST.replace("@RUN@", RUN.replace("@BACKEND@", "auto").replace("@ROTATION@", "0")).replace("@TINT@", TINT)
     r = boot("fbdev-handover", "0x318", guest, guest_files, out)
     log = r["serial_log"]
     (out / "serial.txt").write_text(log)

@@ -54,6 +54,8 @@ export SWIFT_DETERMINISTIC_HASHING=1
 def turned(img: png.Image, degrees: int) -> png.Image:
     """`img` turned clockwise by `degrees`, as the scanout buffer holds it."""
     rgb = img.rgb()
+    if degrees == 0:
+        return rgb
     w, h = rgb.width, rgb.height
     src = rgb.data
     if degrees == 180:

@@ -18,8 +18,12 @@ public final class FramebufferDisplay: Display, DisplayOutput {
     public let format: FramebufferFormat
     public var name: String { path.split(separator: "/").last.map(String.init) ?? path }
     public let backendName = "fbdev"
-    public var size: Size { Size(width: info.width, height: info.height) }
+    /// The picture's size: the mode's, turned by `rotation`.
+    public let size: Size
+    public let rotation: Rotation
     private let shadowBuffer: PixelBuffer
+    /// For a turned picture: the damage turned into the mode's orientation, then converted.
+    private let turnedBuffer: PixelBuffer?
     private let fd: FileDescriptor?
     private var memory: UnsafeMutableRawPointer?
     private var console: ConsoleQuieter?
@@ -33,7 +37,8 @@ public final class FramebufferDisplay: Display, DisplayOutput {
     public private(set) var problem: String?
 
     /// Opens `path`, reads its mode and maps its memory; nothing is drawn yet.
-    public static func open(path: String, console: ConsoleQuieter? = ConsoleQuieter()) throws(DisplayError) -> FramebufferDisplay {
+    public static func open(path: String, rotation: Rotation = .upright,
+                            console: ConsoleQuieter? = ConsoleQuieter()) throws(DisplayError) -> FramebufferDisplay {
         let fd: FileDescriptor
         do { fd = try SystemCalls.openDevice(path) } catch {
             throw DisplayError("\(path): \(error)", deviceGone: SystemCalls.isNoSuchFile(error.rawValue))
@@ -60,19 +65,23 @@ public final class FramebufferDisplay: Display, DisplayOutput {
             fd.close()
             throw DisplayError("\(path): \(error)")
         }
-        return FramebufferDisplay(path: path, fd: fd, memory: memory, info: info, format: format, console: console)
+        return FramebufferDisplay(path: path, fd: fd, memory: memory, info: info, format: format, rotation: rotation, console: console)
     }
 
     /// Over memory that stands for a framebuffer (tests, the benchmark): no device, no console.
     package init(path: String, fd: FileDescriptor?, memory: UnsafeMutableRawPointer, info: FramebufferInfo, format: FramebufferFormat,
-                 console: ConsoleQuieter?) {
+                 rotation: Rotation = .upright, console: ConsoleQuieter?) {
         self.path = path
         self.fd = fd
         self.memory = memory
         self.info = info
         self.format = format
         self.console = console
-        self.shadowBuffer = PixelBuffer(size: Size(width: info.width, height: info.height))
+        let physical = Size(width: info.width, height: info.height)
+        self.rotation = rotation
+        self.size = rotation.turned(physical)
+        self.shadowBuffer = PixelBuffer(size: size)
+        self.turnedBuffer = rotation == .upright ? nil : PixelBuffer(size: physical)
         self.originalYOffset = info.yOffset
         let fitsTwoPages = info.virtualHeight >= 2 * info.height && info.memoryLength >= info.lineLength * 2 * info.height
         if fitsTwoPages && info.panStep > 0 && info.height % info.panStep == 0 { pages = BufferPair() }
@@ -122,12 +131,21 @@ public final class FramebufferDisplay: Display, DisplayOutput {
 
     private func write(_ rects: [PixelRect], into page: UnsafeMutableRawPointer) {
         let bounds = shadow.bounds
-        for rect in rects { format.convert(rect.intersection(bounds), from: shadow, into: page, pitch: info.lineLength) }
+        for rect in rects {
+            let clipped = rect.intersection(bounds)
+            if let turnedBuffer {
+                turnedBuffer.canvas.copy(clipped, from: shadow, turnedBy: rotation)
+                format.convert(rotation.physicalRect(clipped, logical: size), from: turnedBuffer.canvas, into: page, pitch: info.lineLength)
+            } else {
+                format.convert(clipped, from: shadow, into: page, pitch: info.lineLength)
+            }
+        }
     }
 
     public var statusFields: [String: JSONValue] {
         ["device": .string(path), "driver": .string(info.id), "mode": .string("\(info.width)x\(info.height)"),
-         "format": .string(format.description), "pitch": .number(Double(info.lineLength)), "pages": .number(doubleBuffered ? 2 : 1)]
+         "format": .string(format.description), "pitch": .number(Double(info.lineLength)), "pages": .number(doubleBuffered ? 2 : 1),
+         "rotation": .number(Double(rotation.degrees))]
     }
 
     public func release(retainingPicture: Bool) {

@@ -25,6 +25,19 @@ static void on_warning(png_structp png, png_const_charp message) {
     (void)png; (void)message;
 }
 
+/* Whether each chunk after the signature, up to IEND or the end, lies inside the file. */
+static int chunks_fit(const uint8_t *bytes, size_t count) {
+    size_t offset = 8;
+    while (offset + 8 <= count) {
+        uint32_t length = (uint32_t)bytes[offset] << 24 | (uint32_t)bytes[offset + 1] << 16
+                        | (uint32_t)bytes[offset + 2] << 8 | bytes[offset + 3];
+        if ((size_t)length > count - offset - 8 || count - offset - 8 - length < 4) return 0;
+        if (memcmp(bytes + offset + 4, "IEND", 4) == 0) return 1;
+        offset += 12 + (size_t)length;
+    }
+    return 1;
+}
+
 static void read_bytes(png_structp png, png_bytep out, size_t length) {
     struct skpng_reader *reader = png_get_io_ptr(png);
     if (length > reader->count - reader->offset) {
@@ -42,6 +55,13 @@ skpng_reader *skpng_open(const uint8_t *bytes, size_t count, uint32_t *width, ui
                          char *message, size_t message_size) {
     if (count < 8 || png_sig_cmp(bytes, 0, 8) != 0) {
         snprintf(message, message_size, "no PNG signature");
+        return NULL;
+    }
+    /* libpng allocates a chunk's whole declared length before it reads the chunk: a 57-byte
+       file whose text chunk claims 2 GB would take 2 GB. The file is in memory, so every
+       chunk's length is checked against what is left of it first. */
+    if (!chunks_fit(bytes, count)) {
+        snprintf(message, message_size, "truncated: a chunk claims more bytes than the file has");
         return NULL;
     }
     struct skpng_reader *reader = calloc(1, sizeof(*reader));

@@ -41,7 +41,7 @@ public final class DRMDisplayProvider: DisplayProvider {
         if settings.backend == .fbdev || settings.device.map(Self.isFramebufferPath) == true {
             start.opened(nil, adopting: boot, log: logger)
             let display = openFramebuffer(settings.device ?? Self.firstFramebuffer, settings: settings, logger: logger)
-            display == nil ? startWatching() : stopWatching()
+            if display == nil { startWatching() } else { stopWatching() }
             return display
         }
         // With `auto` and no /dev/dri at all the driver may still be loading: the caller waits

@@ -47,6 +47,16 @@ struct PNGDecoderTests {
         #expect(Self.reason(Self.encodedGradient, maxPixels: 851) == nil)
     }
 
+    /// libpng allocates a chunk's whole length before reading it: this 57-byte file's text
+    /// chunk claims 2 GB (found by the png fuzzer, which stopped on the allocation).
+    @Test func aChunkClaimingGigabytesIsRefusedBeforeAllocating() {
+        var file = PNGFileBuilder()
+        file.header(width: 7, height: 4, colorType: 2)
+        let bytes = file.bytes + [0x7A, 0x00, 0x00, 0x0C] + Array("tEXtComment".utf8) + [0] + Array("fuzz".utf8) + [0, 0, 0, 0]
+        let reason = Self.reason(bytes)
+        #expect(reason == "truncated: a chunk claims more bytes than the file has", "\(reason ?? "decoded")")
+    }
+
     @Test func badCRCInTheImageDataIsRefused() {
         var bytes = Self.encodedGradient
         let idat = Self.chunkOffset("IDAT", in: bytes)

@@ -118,7 +118,8 @@ final class DisplayHost {
             provider.drainWatch()
             if display == nil {
                 open()
-            } else {
+            } else if !(display is MemoryDisplay) {
+                // The memory fallback is kept once settled for; a framebuffer may be replaced.
                 handOverRetries = 16
                 handOver(now: clock.now)
             }

@@ -152,4 +152,18 @@ struct FramebufferTests {
         #expect(words[2 * 6 + 0] == UInt32(4 << 8 | 2), "outside the damage, the old frame stays")
         #expect(fb.statusFields["rotation"] == .number(90))
     }
+
+    @Test func aConsoleThatCannotBeQuietedIsANoteNotAProblem() throws {
+        let info = FramebufferInfo(id: "test", width: 2, height: 2, virtualWidth: 2, virtualHeight: 2, bitsPerPixel: 32,
+                                   red: .init(offset: 16, length: 8), green: .init(offset: 8, length: 8),
+                                   blue: .init(offset: 0, length: 8), lineLength: 8, memoryLength: 16)
+        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: 16, alignment: 8)
+        defer { memory.deallocate() }
+        let console = ConsoleQuieter(consolePath: "/nonexistent/tty0", cursorBlinkPath: "/nonexistent/cursor_blink")
+        let fb = FramebufferDisplay(path: "/dev/fb9", fd: nil, memory: memory.baseAddress!, info: info, format: .xrgb8888, console: console)
+        defer { fb.close() }
+        #expect(try fb.present(damage: [fb.shadow.bounds]))
+        #expect(fb.problem == nil, "a show --wait must not be refused for it")
+        #expect(fb.statusFields["console"] == .string("/nonexistent/tty0: cannot open it; the text console may draw over the skeleton"))
+    }
 }

@@ -34,7 +34,11 @@ public final class FramebufferDisplay: Display, DisplayOutput {
     private var wroteWholeFrame = false
     private var released = false
     public private(set) var framesPresented = 0
-    public private(set) var problem: String?
+    /// Nothing keeps a framebuffer from showing frames (no master to lose).
+    public var problem: String? { nil }
+    /// Why the text console could not be quieted, if it could not (for `status`): the frames
+    /// still show, the console may draw over them.
+    public private(set) var consoleNote: String?
 
     /// Opens `path`, reads its mode and maps its memory; nothing is drawn yet.
     public static func open(path: String, rotation: Rotation = .upright,
@@ -103,7 +107,7 @@ public final class FramebufferDisplay: Display, DisplayOutput {
 
     public func present(damage: [PixelRect], mirrored: Bool) throws(DisplayError) -> Bool {
         guard !released, let memory else { return false }
-        if framesPresented == 0, let console, let note = console.quiet() { problem = note }
+        if framesPresented == 0, let console { consoleNote = console.quiet() }
         let bounds = shadow.bounds
         if var pair = pages, let fd {
             let back = pair.back
@@ -143,9 +147,13 @@ public final class FramebufferDisplay: Display, DisplayOutput {
     }
 
     public var statusFields: [String: JSONValue] {
-        ["device": .string(path), "driver": .string(info.id), "mode": .string("\(info.width)x\(info.height)"),
-         "format": .string(format.description), "pitch": .number(Double(info.lineLength)), "pages": .number(doubleBuffered ? 2 : 1),
-         "rotation": .number(Double(rotation.degrees))]
+        var fields: [String: JSONValue] = [
+            "device": .string(path), "driver": .string(info.id), "mode": .string("\(info.width)x\(info.height)"),
+            "format": .string(format.description), "pitch": .number(Double(info.lineLength)),
+            "pages": .number(doubleBuffered ? 2 : 1), "rotation": .number(Double(rotation.degrees)),
+        ]
+        if let consoleNote { fields["console"] = .string(consoleNote) }
+        return fields
     }
 
     public func release(retainingPicture: Bool) {
@@ -161,7 +169,7 @@ public final class FramebufferDisplay: Display, DisplayOutput {
         released = false
         wroteWholeFrame = false
         pages?.invalidate()
-        if let console, let note = console.quiet() { problem = note }
+        if let console { consoleNote = console.quiet() }
     }
 
     /// Hands the quieted console to the display that takes over from this one, so that the

@@ -11,3 +11,4 @@ python3 Tests/e2e/test_minimal_c.py
 python3 Tests/e2e/test_skeletond_drm.py
 python3 Tests/e2e/test_skeletond_fbdev.py
 python3 Tests/e2e/test_skeletond_rotation.py
+python3 Tests/e2e/test_skeletond_heads.py

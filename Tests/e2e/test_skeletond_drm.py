@@ -207,10 +207,10 @@ shot late
 """
 
 
-def case_files(name: str) -> tuple[Path, Path, dict]:
-    """A boot's work directory, its layouts directory (the solid layout) and the guest's files:
-    both static tools, that layout and empty settings."""
-    out = OUT / name
+def case_files(name: str, out_root: Path = OUT, settings: bytes = b"{}") -> tuple[Path, Path, dict]:
+    """A boot's work directory (`out_root`/`name`), its layouts directory (the solid layout) and
+    the guest's files: both static tools, that layout and the settings."""
+    out = out_root / name
     layouts = out / "layouts"
     layouts.mkdir(parents=True, exist_ok=True)
     (layouts / "solid.json").write_text(json.dumps(SOLID))
@@ -218,9 +218,18 @@ def case_files(name: str) -> tuple[Path, Path, dict]:
         "/bin/skeletond": (STATIC / "skeletond", 0o755),
         "/bin/skeletonctl": (STATIC / "skeletonctl", 0o755),
         "/layouts/solid.json": layouts / "solid.json",
-        "/etc/skeletond.json": b"{}",
+        "/etc/skeletond.json": settings,
     }
     return out, layouts, files
+
+
+def static_tools_missing() -> bool:
+    """True, with a line saying what to do, when the static executables are not built."""
+    for tool in ("skeletond", "skeletonctl"):
+        if not (STATIC / tool).exists():
+            print(f"missing {STATIC / tool}: run scripts/build-static.sh first")
+            return True
+    return False
 
 
 def run_late_display(c: Checker) -> None:
@@ -617,10 +626,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--device", action="append", choices=sorted(CASES))
     options = parser.parse_args()
-    for tool in ("skeletond", "skeletonctl"):
-        if not (STATIC / tool).exists():
-            print(f"missing {STATIC / tool}: run scripts/build-static.sh first")
-            return 1
+    if static_tools_missing():
+        return 1
     c = Checker()
     c_binary = build_c_program()
     records = {}

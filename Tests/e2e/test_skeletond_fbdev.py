@@ -32,7 +32,7 @@ sys.dont_write_bytecode = True
 import png  # noqa: E402
 import qemu_harness  # noqa: E402
 from test_minimal_c import Checker  # noqa: E402
-from test_skeletond_drm import SOLID, STATIC, TINT, host_render  # noqa: E402
+from test_skeletond_drm import TINT, case_files, host_render, static_tools_missing  # noqa: E402
 from test_skeletond_rotation import turned  # noqa: E402
 
 OUT = HERE.parents[1] / "build" / "e2e" / "fbdev"
@@ -99,18 +99,6 @@ def quantised_565(img: png.Image) -> png.Image:
     return png.Image(rgb.width, rgb.height, 3, bytes(out))
 
 
-def files(out: Path) -> tuple[Path, dict]:
-    layouts = out / "layouts"
-    layouts.mkdir(parents=True, exist_ok=True)
-    (layouts / "solid.json").write_text(json.dumps(SOLID))
-    return layouts, {
-        "/bin/skeletond": (STATIC / "skeletond", 0o755),
-        "/bin/skeletonctl": (STATIC / "skeletonctl", 0o755),
-        "/layouts/solid.json": layouts / "solid.json",
-        "/etc/skeletond.json": b"{}",
-    }
-
-
 def boot(name: str, mode: str, guest: str, guest_files: dict, out: Path) -> dict:
     return qemu_harness.run(device="VGA", guest_files=guest_files, guest_script=guest, out_dir=out, name=name,
                             timeout=240, pvh=False, append=f"vga={mode}",
@@ -128,8 +116,7 @@ def compare(c: Checker, label: str, r: dict, shot: str, expected: png.Image, out
 
 def run_depth(c: Checker, name: str) -> None:
     mode, bits, rotation = DEPTHS[name]
-    out = OUT / name
-    layouts, guest_files = files(out)
+    out, layouts, guest_files = case_files(name, OUT)
     print(f"== vesafb {name}: vga={mode}, `--backend fbdev --rotation {rotation}`")
     guest = FBDEV_GUEST.replace("@RUN@", RUN.replace("@BACKEND@", "fbdev").replace("@ROTATION@", str(rotation))).replace("@TINT@", TINT)
     r = boot(f"fbdev-{name}", mode, guest, guest_files, out)
@@ -162,8 +149,7 @@ def run_depth(c: Checker, name: str) -> None:
 
 
 def run_handover(c: Checker) -> None:
-    out = OUT / "handover"
-    layouts, guest_files = files(out)
+    out, layouts, guest_files = case_files("handover", OUT)
     print("== hand-over: vesafb (vga=0x318) with `--backend auto`, then bochs loaded")
     guest = HANDOVER_GUEST.replace("@RUN@", RUN.replace("@BACKEND@", "auto").replace("@ROTATION@", "0")).replace("@TINT@", TINT)
     r = boot("fbdev-handover", "0x318", guest, guest_files, out)
@@ -186,10 +172,8 @@ def run_handover(c: Checker) -> None:
 
 
 def main() -> int:
-    for tool in ("skeletond", "skeletonctl"):
-        if not (STATIC / tool).exists():
-            print(f"missing {STATIC / tool}: run scripts/build-static.sh first")
-            return 1
+    if static_tools_missing():
+        return 1
     c = Checker()
     for name in DEPTHS:
         run_depth(c, name)

@@ -25,7 +25,7 @@ sys.dont_write_bytecode = True
 import png  # noqa: E402
 import qemu_harness  # noqa: E402
 from test_minimal_c import Checker  # noqa: E402
-from test_skeletond_drm import SOLID, STATIC, host_render  # noqa: E402
+from test_skeletond_drm import case_files, host_render, static_tools_missing  # noqa: E402
 
 OUT = HERE.parents[1] / "build" / "e2e" / "heads"
 SECOND = (800, 600)
@@ -61,22 +61,11 @@ both after-term
 
 
 def main() -> int:
-    for tool in ("skeletond", "skeletonctl"):
-        if not (STATIC / tool).exists():
-            print(f"missing {STATIC / tool}: run scripts/build-static.sh first")
-            return 1
+    if static_tools_missing():
+        return 1
     c = Checker()
-    OUT.mkdir(parents=True, exist_ok=True)
-    layouts = OUT / "layouts"
-    layouts.mkdir(exist_ok=True)
-    (layouts / "solid.json").write_text(json.dumps(SOLID))
     settings = {"display": {"modes": {"Virtual-2": f"{SECOND[0]}x{SECOND[1]}"}}}
-    files = {
-        "/bin/skeletond": (STATIC / "skeletond", 0o755),
-        "/bin/skeletonctl": (STATIC / "skeletonctl", 0o755),
-        "/layouts/solid.json": layouts / "solid.json",
-        "/etc/skeletond.json": json.dumps(settings).encode(),
-    }
+    _, layouts, files = case_files("heads", OUT.parent, settings=json.dumps(settings).encode())
     print(f"== two heads: -device virtio-gpu-pci,max_outputs=2, the second forced on at {SECOND[0]}x{SECOND[1]}")
     r = qemu_harness.run(device="virtio-gpu-pci", extra_device_args="max_outputs=2,xres=1024,yres=768", guest_files=files,
                          guest_script=GUEST, out_dir=OUT, name="heads", timeout=300, append="vt.global_cursor_default=0")

@@ -24,7 +24,7 @@ sys.dont_write_bytecode = True
 import png  # noqa: E402
 import qemu_harness  # noqa: E402
 from test_minimal_c import Checker  # noqa: E402
-from test_skeletond_drm import SOLID, STATIC, TINT, host_render  # noqa: E402
+from test_skeletond_drm import TINT, case_files, host_render, static_tools_missing  # noqa: E402
 
 OUT = HERE.parents[1] / "build" / "e2e" / "rotation"
 MODE = (1024, 768)
@@ -77,21 +77,10 @@ def turned(img: png.Image, degrees: int) -> png.Image:
 
 
 def main() -> int:
-    for tool in ("skeletond", "skeletonctl"):
-        if not (STATIC / tool).exists():
-            print(f"missing {STATIC / tool}: run scripts/build-static.sh first")
-            return 1
+    if static_tools_missing():
+        return 1
     c = Checker()
-    OUT.mkdir(parents=True, exist_ok=True)
-    layouts = OUT / "layouts"
-    layouts.mkdir(exist_ok=True)
-    (layouts / "solid.json").write_text(json.dumps(SOLID))
-    files = {
-        "/bin/skeletond": (STATIC / "skeletond", 0o755),
-        "/bin/skeletonctl": (STATIC / "skeletonctl", 0o755),
-        "/layouts/solid.json": layouts / "solid.json",
-        "/etc/skeletond.json": b"{}",
-    }
+    _, layouts, files = case_files("rotation", OUT.parent)
     print(f"== rotation: -device VGA,xres={MODE[0]},yres={MODE[1]}, --rotation {', '.join(map(str, ROTATIONS))}")
     r = qemu_harness.run(device="VGA", extra_device_args=f"xres={MODE[0]},yres={MODE[1]}", guest_files=files,
                          guest_script=GUEST.replace("@TINT@", TINT), out_dir=OUT, name="rotation", timeout=300,

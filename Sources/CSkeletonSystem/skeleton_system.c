@@ -6,6 +6,7 @@
 #include <link.h>
 #include <linux/fb.h>
 #include <linux/kd.h>
+#include <linux/netlink.h>
 #include <sys/ioctl.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -216,6 +217,38 @@ void sk_inotify_drain(int fd) {
     char buffer[4096];
     ssize_t n;
     do { n = read(fd, buffer, sizeof(buffer)); } while (n > 0 || (n < 0 && errno == EINTR));
+}
+
+int sk_uevent_socket(void) {
+    int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
+    if (fd < 0) return -1;
+    int size = 1 << 20;
+    (void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof size);
+    struct sockaddr_nl address;
+    memset(&address, 0, sizeof address);
+    address.nl_family = AF_NETLINK;
+    address.nl_groups = 1;
+    if (bind(fd, (struct sockaddr *)&address, sizeof address) < 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+int sk_uevent_receive(int fd, uint8_t *buffer, int capacity) {
+    for (;;) {
+        struct sockaddr_nl sender;
+        socklen_t length = sizeof sender;
+        memset(&sender, 0, sizeof sender);
+        ssize_t n = recvfrom(fd, buffer, (size_t)capacity, 0, (struct sockaddr *)&sender, &length);
+        if (n < 0) {
+            if (errno == EAGAIN || errno == EWOULDBLOCK) return 0;
+            return -1;
+        }
+        if (sender.nl_pid == 0 && n > 0) return (int)n;
+    }
 }
 
 struct build_id_search {

@@ -168,13 +168,13 @@ public final class Daemon {
         for event in session.advance(to: now) { handle(event) }
         resolveWaiters()
         host.openIfDue(now: now)
-        let moving = session.isMoving(at: now)
+        let moving = framesMove(at: now)
         if (needsDraw || moving) && pacer.mayDraw(at: now, moving: moving) {
             drawFrame(at: now, moving: moving)
             resolveWaiters()
         }
         host.settleStartFrames()
-        if !session.isMoving(at: now) && !needsDraw { pacer.stop() }
+        if !framesMove(at: now) && !needsDraw { pacer.stop() }
         guard let events else { return }
         let ready = events.wait(for: watches, until: nextDeadline(now: now))
         for readiness in ready {
@@ -188,6 +188,11 @@ public final class Daemon {
     }
 
     private var watches: [Watch] { (server?.watches ?? []) + host.watches }
+
+    /// Frames change over time: the session moves, or a monitor just plugged in dissolves in.
+    private func framesMove(at now: Double) -> Bool {
+        session.isMoving(at: now) || (host.hasArrivals && session.frame(at: now) != nil)
+    }
 
     private func nextDeadline(now: Double) -> Double? {
         // Lines waiting for their turn run at once.

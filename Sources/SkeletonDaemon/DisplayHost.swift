@@ -33,6 +33,10 @@ final class DisplayHost {
     private var handOverRetries = 0
     private var waitAnnounced = false
     var firstFrameShown = false
+    /// The open display's monitors coming and going (DRM only).
+    private var hotplug: OutputHotplug?
+    /// Outputs a hotplug added whose first frame is not up yet, with the time of the uevent.
+    private var arrivals: [String: Double] = [:]
     /// The start layout's first frame: the boot record, the frame cache (DisplayHost+StartFrames.swift).
     let start: StartFrames
 
@@ -93,6 +97,7 @@ final class DisplayHost {
     private func attach(_ d: any Display) {
         display = d
         compositors = d.outputs.map(OutputCompositor.init)
+        listenForHotplug(on: d)
         waitDeadline = nil
         retryAt = nil
         retryInterval = 0.5
@@ -105,13 +110,21 @@ final class DisplayHost {
     /// Descriptors to watch: the display's events, and the provider's watch (for a display to
     /// appear, or a better one to take over).
     var watches: [Watch] {
-        [display?.eventDescriptor, provider.watchDescriptor].compactMap { $0 }.map { Watch(descriptor: $0, events: .readable) }
+        [display?.eventDescriptor, provider.watchDescriptor, hotplug?.descriptor].compactMap { $0 }.map { Watch(descriptor: $0, events: .readable) }
     }
 
     /// Handles a ready descriptor; false when it is not the host's.
     func handle(_ fd: FileDescriptor) -> Bool {
         if let d = display, fd == d.eventDescriptor {
             do { try d.handleEvents() } catch { logger.error("display events: \(error)") }
+            return true
+        }
+        if let hotplug, fd == hotplug.descriptor {
+            if hotplug.receive(now: clock.now) == .cardRemoved {
+                logger.warning("display: \(hotplug.card) was removed; looking for another display")
+                close()
+                open()
+            }
             return true
         }
         if fd == provider.watchDescriptor {
@@ -149,6 +162,7 @@ final class DisplayHost {
     /// Looks for a display again when a retry or the end of the wait is due.
     func openIfDue(now: Double) {
         if let retry = handOverRetryAt, now >= retry { handOver(now: now) }
+        if !released, let eventAt = hotplug?.takeDueRescan(now: now) { rescanOutputs(eventAt: eventAt) }
         if display == nil, let retry = retryAt, now >= retry {
             retryAt = nil
             open()
@@ -167,8 +181,42 @@ final class DisplayHost {
     /// The display's own timed work (a memory snapshot); returns when the host wants to run
     /// again: for that work, a retry or the end of the wait.
     func tick(now: Double) -> Double? {
-        [display?.tick(now: now), waitDeadline, display == nil ? retryAt : nil, handOverRetryAt].compactMap { $0 }.min()
+        [display?.tick(now: now), waitDeadline, display == nil ? retryAt : nil, handOverRetryAt,
+         released ? nil : hotplug?.rescanDue].compactMap { $0 }.min()
     }
+
+    // MARK: Monitors that come and go
+
+    private func listenForHotplug(on d: any Display) {
+        hotplug = nil
+        arrivals = [:]
+        guard let card = d.hotplugCard else { return }
+        do {
+            hotplug = try OutputHotplug(card: card)
+        } catch {
+            logger.warning("cannot listen to the kernel's uevents (\(error)): monitors plugged in or out later are not noticed")
+        }
+    }
+
+    /// After a hotplug event: compositors go with the outputs that went away; outputs that
+    /// came get one each, dissolving in. Nothing else on screen is touched.
+    private func rescanOutputs(eventAt: Double) {
+        guard let display else { return }
+        let changes = display.rescanOutputs { logger.notice($0) }
+        guard !changes.isEmpty else { return }
+        compositors.removeAll { c in changes.removed.contains { $0 === c.output } }
+        for output in changes.removed { arrivals[output.name] = nil }
+        for output in changes.added {
+            let compositor = OutputCompositor(output: output)
+            compositor.arriveDissolving()
+            compositors.append(compositor)
+            arrivals[output.name] = eventAt
+        }
+        onAttach()
+    }
+
+    /// Some output is still dissolving in after its monitor was plugged in.
+    var hasArrivals: Bool { compositors.contains { $0.isArriving } }
 
     // MARK: Drawing
 
@@ -183,7 +231,12 @@ final class DisplayHost {
         for compositor in compositors {
             guard compositor.output.canPresent else { complete = false; continue }
             do {
-                if try !compositor.present(frame) { complete = false }
+                if try !compositor.present(frame, now: clock.now) {
+                    complete = false
+                } else if let eventAt = arrivals.removeValue(forKey: compositor.output.name) {
+                    let ms = ((clock.now - eventAt) * 1000).rounded()
+                    logger.notice("hotplug: first frame on \(compositor.output.name) \(JSONValue.formatNumber(ms)) ms after the uevent")
+                }
             } catch {
                 logger.error("present on \(compositor.output.name): \(error)")
                 deviceGone = deviceGone || error.deviceGone
@@ -204,6 +257,7 @@ final class DisplayHost {
     var unshowableReason: String? {
         guard let display else { return nil }
         if released { return display.problem ?? "the display was handed over" }
+        if display.outputs.isEmpty { return "no monitor is connected" }
         return display.problem
     }
 
@@ -235,6 +289,8 @@ final class DisplayHost {
         d.close()
         display = nil
         compositors = []
+        hotplug = nil
+        arrivals = [:]
         released = false
     }
 

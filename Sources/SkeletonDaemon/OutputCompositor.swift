@@ -15,6 +15,16 @@ public final class OutputCompositor {
     /// The renderer whose last frame the shadow holds, so that the next steady frame can be partial.
     private var shadowOwner: FrameRenderer?
     public private(set) var framesDrawn = 0
+    /// A monitor plugged in while the skeleton shows dissolves in from black over the look's
+    /// transition, from its first frame.
+    private var arrival: Arrival?
+
+    private enum Arrival {
+        case awaitingFirstFrame
+        case since(Double)
+    }
+
+    private static let ease = TimingCurve(.easeInOut)
 
     public init(output: any DisplayOutput) {
         self.output = output
@@ -31,6 +41,12 @@ public final class OutputCompositor {
     /// taken back, its buffers must be filled again).
     public func invalidate() { shadowOwner = nil }
 
+    /// This output was plugged in while the skeleton shows: it dissolves in.
+    public func arriveDissolving() { arrival = .awaitingFirstFrame }
+
+    /// Still dissolving in: frames change over time.
+    public var isArriving: Bool { arrival != nil }
+
     public func renderer(for look: SkeletonLook) -> FrameRenderer {
         if let r = renderers[look] { return r }
         let r = FrameRenderer(layout: look.layout, outputSize: output.size, overrides: look.overrides, reusing: latest)
@@ -46,8 +62,8 @@ public final class OutputCompositor {
     /// Draws `frame` and presents it. A steady frame's damage, and what the output's back
     /// buffer lacks besides, are drawn into that buffer too (`mirror`), so the present copies
     /// nothing.
-    public func present(_ frame: SessionFrame?) throws(DisplayError) -> Bool {
-        let (damage, mirrored) = draw(frame, mirror: output.mirror)
+    public func present(_ frame: SessionFrame?, now: Double) throws(DisplayError) -> Bool {
+        let (damage, mirrored) = draw(arriving(frame, now: now), mirror: output.mirror)
         return try output.present(damage: damage, mirrored: mirrored)
     }
 
@@ -81,6 +97,22 @@ public final class OutputCompositor {
         shadow.dissolve(shadow.bounds, under: beneath.canvas, over: skeleton.canvas,
                         alpha: UInt32((min(1, max(0, frame.opacity)) * 255).rounded()))
         return ([shadow.bounds], false)
+    }
+
+    /// `frame` as this output shows it while it dissolves in.
+    private func arriving(_ frame: SessionFrame?, now: Double) -> SessionFrame? {
+        guard let a = arrival, var frame else { return frame }
+        var start = now
+        if case .since(let t) = a { start = t }
+        let duration = frame.look.presentation.transition.duration
+        let progress = duration > 0 ? (now - start) / duration : 1
+        if progress >= 1 {
+            arrival = nil
+            return frame
+        }
+        arrival = .since(start)
+        frame.opacity *= Self.ease(max(0, progress))
+        return frame
     }
 
     private func scratch(_ slot: inout PixelBuffer?) -> PixelBuffer {

@@ -65,4 +65,14 @@ public protocol Display: AnyObject {
     var problem: String? { get }
     /// Frees everything the display holds, in reverse order of creation.
     func close()
+    /// The device name the kernel's uevents carry for this display's card ("card0"), when its
+    /// outputs can come and go; nil for displays whose outputs are fixed.
+    var hotplugCard: String? { get }
+    /// Looks at the connectors again after a hotplug event; `log` says what changed and why.
+    func rescanOutputs(log: (String) -> Void) -> OutputChanges
+}
+
+extension Display {
+    public var hotplugCard: String? { nil }
+    public func rescanOutputs(log: (String) -> Void) -> OutputChanges { OutputChanges() }
 }

@@ -18,4 +18,7 @@ public struct Errno: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The call would block (EAGAIN, EWOULDBLOCK).
     public var wouldBlock: Bool { SystemCalls.isWouldBlock(rawValue) }
+
+    /// A socket's receive queue overflowed and messages were lost (ENOBUFS).
+    public var isOverflow: Bool { SystemCalls.isBufferOverflow(rawValue) }
 }

@@ -173,6 +173,22 @@ package enum SystemCalls {
     /// Discards the queued inotify events.
     package static func drainDirectoryWatch(_ fd: FileDescriptor) { sk_inotify_drain(fd.rawValue) }
 
+    /// A socket(2) of the NETLINK_KOBJECT_UEVENT family on the kernel's uevent group (netlink(7)).
+    package static func ueventSocket() throws(Errno) -> FileDescriptor {
+        FileDescriptor(rawValue: try retryingOnInterrupt("socket(NETLINK_KOBJECT_UEVENT)") { sk_uevent_socket() })
+    }
+
+    /// recvfrom(2) of one kernel uevent into `buffer`: its length, nil when none is queued.
+    /// ENOBUFS means the socket overflowed and some were lost.
+    package static func receiveUevent(_ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int? {
+        let n = try retryingOnInterrupt("recvfrom(uevent)") {
+            sk_uevent_receive(fd.rawValue, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(buffer.count))
+        }
+        return n == 0 ? nil : Int(n)
+    }
+
+    package static func isBufferOverflow(_ code: Int32) -> Bool { code == ENOBUFS }
+
     package static let hangUpSignal = SIGHUP
 
     // MARK: framebuffers and the console

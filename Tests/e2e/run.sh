@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The end-to-end stage of `make test`: installs QEMU, busybox and a Debian kernel (cached under
 # build/qemu-cache), builds the static executables, then boots them on real kernel DRM drivers
-# and on the firmware's framebuffer (vesafb), with the hand-over from one to the other.
+# and on the firmware's framebuffer (vesafb), with the hand-over from one to the other, and
+# with monitors plugged in and out.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 scripts/qemu/fetch-deps.sh
@@ -12,3 +13,4 @@ python3 Tests/e2e/test_skeletond_drm.py
 python3 Tests/e2e/test_skeletond_fbdev.py
 python3 Tests/e2e/test_skeletond_rotation.py
 python3 Tests/e2e/test_skeletond_heads.py
+python3 Tests/e2e/test_skeletond_hotplug.py

@@ -46,6 +46,13 @@ int sk_inotify_directory(const char *path);
 /* Discards queued inotify events. */
 void sk_inotify_drain(int fd);
 
+/* A nonblocking NETLINK_KOBJECT_UEVENT socket bound to the kernel's uevent multicast group,
+   with a receive buffer large enough for a storm of hotplug events. */
+int sk_uevent_socket(void);
+/* Receives one uevent message sent by the kernel into `buffer` (messages from any other
+   sender are dropped): its length, 0 when none is queued, -1 on error (ENOBUFS: some were lost). */
+int sk_uevent_receive(int fd, uint8_t *buffer, int capacity);
+
 /* The GNU build id of the running executable (its .note.gnu.build-id, found with
    dl_iterate_phdr): copies up to `capacity` bytes and returns its length, or -1 without one. */
 int sk_build_id(uint8_t *out, int capacity);

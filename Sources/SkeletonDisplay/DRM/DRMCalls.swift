@@ -134,6 +134,11 @@ enum DRMCalls {
         }
     }
 
+    /// drmModeSetCrtc with no framebuffer: the CRTC stops scanning out and is free.
+    static func disableCrtc(_ fd: FileDescriptor, _ crtc: UInt32) {
+        _ = drmModeSetCrtc(fd.rawValue, crtc, 0, 0, 0, nil, 0, nil)
+    }
+
     /// The same mode, field for field (its name included).
     static func sameMode(_ a: drmModeModeInfo, _ b: drmModeModeInfo) -> Bool {
         withUnsafeBytes(of: a) { x in withUnsafeBytes(of: b) { y in memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }

@@ -9,7 +9,9 @@ public final class DRMDisplay: Display {
     public let backendName = "drm"
     public let path: String
     let fd: FileDescriptor
-    public let drmOutputs: [DRMOutput]
+    public private(set) var drmOutputs: [DRMOutput]
+    /// What `open` was asked for, for the outputs a hotplug adds.
+    let options: Options
     private var released = false
     /// The last release left our frame on screen.
     private var retained = false
@@ -97,7 +99,7 @@ public final class DRMDisplay: Display {
             DRMCalls.close(fd)
             return nil
         }
-        return DRMDisplay(path: path, fd: fd, outputs: outputs)
+        return DRMDisplay(path: path, fd: fd, outputs: outputs, options: options)
     }
 
     /// An output `open` will drive.
@@ -149,10 +151,11 @@ public final class DRMDisplay: Display {
         return nil
     }
 
-    private init(path: String, fd: FileDescriptor, outputs: [DRMOutput]) {
+    private init(path: String, fd: FileDescriptor, outputs: [DRMOutput], options: Options) {
         self.path = path
         self.fd = fd
         self.drmOutputs = outputs
+        self.options = options
     }
 
     deinit { close() }
@@ -194,6 +197,62 @@ public final class DRMDisplay: Display {
     }
 
     public var problem: String? { drmOutputs.compactMap(\.problem).first }
+
+    // MARK: Monitors that come and go
+
+    public var hotplugCard: String? { path.split(separator: "/").last.map(String.init) }
+
+    /// Drops the outputs whose monitor went away (CRTC off, buffers freed) or whose preferred
+    /// mode changed while none was asked for, then adds every connected connector not driven
+    /// yet, on a free CRTC, as `open` would. Outputs that did not change are not touched.
+    public func rescanOutputs(log: (String) -> Void) -> OutputChanges {
+        guard let resources = DRMCalls.resources(fd) else {
+            log("\(path): drmModeGetResources failed (\(DRMCalls.describe(DRMCalls.lastErrno))); outputs left as they are")
+            return OutputChanges()
+        }
+        defer { DRMCalls.free(resources) }
+        var kept: [DRMOutput] = []
+        var removed: [DRMOutput] = []
+        for output in drmOutputs {
+            let now = output.connectorNow(probing: true)
+            if !now.connected {
+                log("\(path), connector \(output.name): disconnected; its CRTC \(output.crtcID) and buffers are given back")
+                removed.append(output)
+            } else if options.modes[output.name] == nil, let preferred = now.preferred, output.modeIsPreferred,
+                      !DRMCalls.sameMode(preferred, output.mode) {
+                log("\(path), connector \(output.name): its preferred mode is now \(preferred.hdisplay)x\(preferred.vdisplay); taking it up")
+                removed.append(output)
+            } else {
+                kept.append(output)
+            }
+        }
+        for output in removed {
+            output.drainFlip { try? handleEvents() }
+            output.turnOff()
+            output.destroy()
+        }
+        var added: [DRMOutput] = []
+        OutputChoice.forEach(fd, resources: resources.pointee, probing: true,
+                             skips: { id in kept.contains { $0.connectorID == id } },
+                             accepts: { name in options.connectors?.contains(name) ?? true },
+                             wantedSize: { options.modes[$0] },
+                             isUsed: { crtc in kept.contains { $0.crtcID == crtc } || added.contains { $0.crtcID == crtc } },
+                             log: { log("\(path), \($0)") }) { c, name, choice in
+            let rotation = options.rotation(of: name, panelOrientation: DRMCalls.panelOrientation(fd, connector: c.connector_id).flatMap(Rotation.init(panelOrientation:)))
+            do {
+                let output = try DRMOutput(device: path, fd: fd, connectorID: c.connector_id, crtcID: choice.crtc, name: name,
+                                           mode: choice.mode, modeIsPreferred: choice.modeIsPreferred, rotation: rotation)
+                if released { output.restore() }
+                added.append(output)
+                log("\(path), connector \(name): connected; driving it at \(output.modeDescription) on CRTC \(choice.crtc)")
+            } catch {
+                log("\(error); connector skipped")
+            }
+            return true
+        }
+        drmOutputs = kept + added
+        return OutputChanges(added: added, removed: removed)
+    }
 
     /// Unmaps and destroys everything, in reverse order of creation, and closes the device. A
     /// retained frame is detached first (CLOSEFB, Linux 6.8) so that it survives; on older

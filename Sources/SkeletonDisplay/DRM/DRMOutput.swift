@@ -255,6 +255,29 @@ public final class DRMOutput: DisplayOutput {
         DRMCalls.restoreCrtc(fd, saved: saved, crtc: crtcID, connector: connectorID)
     }
 
+    /// The monitor went away: the CRTC is turned off (free for another connector), so that the
+    /// buffers can go.
+    func turnOff() {
+        released = true
+        showsBootFrame = false
+        guard modeSet else { return }
+        modeSet = false
+        DRMCalls.disableCrtc(fd, crtcID)
+    }
+
+    /// The connector as the kernel knows it now: connected with modes, and its preferred mode;
+    /// probing it first (an EDID read) when `probing`.
+    func connectorNow(probing: Bool) -> (connected: Bool, preferred: drmModeModeInfo?) {
+        guard let fetched = DRMCalls.connector(fd, connectorID, probing: probing) else { return (false, nil) }
+        defer { DRMCalls.free(fetched) }
+        let c = fetched.pointee
+        guard c.connection == DRM_MODE_CONNECTED, c.count_modes > 0, let modes = c.modes else { return (false, nil) }
+        for i in 0..<Int(c.count_modes) where modes[i].type & UInt32(DRM_MODE_TYPE_PREFERRED) != 0 {
+            return (true, modes[i])
+        }
+        return (true, modes[0])
+    }
+
     /// Leaves the last frame on screen; the buffers stay until the next program sets its mode.
     func keepPicture() {
         showsBootFrame = false

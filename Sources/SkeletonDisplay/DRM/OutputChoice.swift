@@ -46,11 +46,12 @@ struct OutputChoice {
     /// `wantedSize` of its name), until `body` returns false. `isUsed` says which CRTCs the
     /// outputs `body` took are on. `probing`: the connectors are probed (an EDID read, tens of
     /// milliseconds each) rather than taken as the kernel last probed them. `log` says why a
-    /// connector was skipped or not given the size asked for.
-    static func forEach(_ fd: FileDescriptor, resources res: drmModeRes, probing: Bool, accepts: (String) -> Bool,
-                        wantedSize: (String) -> Size?, isUsed: (UInt32) -> Bool, log: (String) -> Void,
+    /// connector was skipped or not given the size asked for. Connectors whose id `skips` are
+    /// not even fetched (those already driven).
+    static func forEach(_ fd: FileDescriptor, resources res: drmModeRes, probing: Bool, skips: (UInt32) -> Bool = { _ in false },
+                        accepts: (String) -> Bool, wantedSize: (String) -> Size?, isUsed: (UInt32) -> Bool, log: (String) -> Void,
                         _ body: (drmModeConnector, String, OutputChoice) -> Bool) {
-        for i in 0..<Int(res.count_connectors) {
+        for i in 0..<Int(res.count_connectors) where !skips(res.connectors[i]) {
             let fetched = DRMCalls.connector(fd, res.connectors[i], probing: probing)
             guard let connector = fetched else { continue }
             defer { DRMCalls.free(connector) }

@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Monitors that come and go while the skeleton shows: virtio-gpu with two heads under QEMU.
+
+    python3 Tests/e2e/test_skeletond_hotplug.py
+
+The daemon starts with only the first head connected (1024x768). The guest then forces the
+second connector on and off through `/sys/class/drm/card0-Virtual-2/status`. Linux 6.1 probes
+the connector on that write but sends no uevent for it (newer kernels do), so the guest then
+sends the card's "change" uevent itself (`echo change > /sys/class/drm/card0/uevent`), the
+event a hotplug interrupt gives. Checked:
+
+- plugged in: the second head gets a CRTC, its configured 800x600 and the skeleton, dissolving
+  in over the layout's 2 s transition (a screenshot in the middle is neither black nor the
+  final frame), then equals `skeletond render` at its size; the first head equals its render
+  throughout and is not presented to at all (its frame count does not move);
+- unplugged: the second head's output is gone from `status`, the first head is untouched;
+- a storm (the connector flapped on and off 100 times as fast as the shell can) leaves the
+  daemon answering, and the last state (on) drawn right;
+- the time from the uevent to the first frame on the new head, as the daemon logs it.
+
+Screenshots go to build/e2e/hotplug/.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.dont_write_bytecode = True
+
+import png  # noqa: E402
+import qemu_harness  # noqa: E402
+from test_minimal_c import Checker  # noqa: E402
+from test_skeletond_drm import SOLID, case_files, host_render, static_tools_missing  # noqa: E402
+
+OUT = HERE.parents[1] / "build" / "e2e" / "hotplug"
+FIRST = (1024, 768)
+SECOND = (800, 600)
+
+GUEST = r"""
+ctl() { /bin/skeletonctl --socket /run/skeletond/control.sock "$@"; }
+both() { shot "$1-0" device=display0 head=0; shot "$1-1" device=display0 head=1; }
+plug() { echo "$1" > /sys/class/drm/card0-Virtual-2/status; echo change > /sys/class/drm/card0/uevent; }
+export SWIFT_DETERMINISTIC_HASHING=1
+spawn /tmp/d.log /bin/skeletond run --config /etc/skeletond.json --layouts /layouts --layout arrive \
+    --backend drm --log-level debug --frame-cache none
+sd=$SPAWNED_PID
+wait_for_line /tmp/d.log 'first frame on drm' 30 || fail "no first frame"
+ctl show --wait || fail "show --wait failed"
+echo "@@ONE $(ctl status --json)"
+plug on
+wait_for_line /tmp/d.log 'hotplug: first frame on Virtual-2' 20 || fail "no frame on the plugged head"
+usleep 800000
+shot arriving-1 device=display0 head=1
+usleep 2000000
+both plugged
+echo "@@TWO $(ctl status --json)"
+plug off
+wait_for_line /tmp/d.log 'Virtual-2: disconnected' 20 || fail "the unplug was not noticed"
+usleep 300000
+shot unplugged-0 device=display0 head=0
+echo "@@UNPLUGGED $(ctl status --json)"
+i=0
+start=$(cut -d' ' -f1 /proc/uptime)
+while [ $i -lt 100 ]; do plug on; plug off; i=$((i+1)); done
+end=$(cut -d' ' -f1 /proc/uptime)
+echo "@@STORM $start $end"
+plug on
+usleep 500000
+ctl ping || fail "no answer after the storm"
+wait_for_line /tmp/d.log 'hotplug: first frame on Virtual-2' 20 || fail "no frame after the storm"
+usleep 2500000
+both after-storm
+echo "@@AFTER_STORM $(ctl status --json)"
+kill -TERM "$sd"; wait "$sd"; echo "@@SKELETOND_EXIT $?"
+"""
+
+
+def outputs(log: str, marker: str) -> list[dict]:
+    m = re.search(rf"@@{marker} (\{{.*\}})", log)
+    return json.loads(m.group(1)).get("outputs", []) if m else []
+
+
+def by_name(outs: list[dict]) -> dict[str, dict]:
+    return {o.get("name"): o for o in outs}
+
+
+def main() -> int:
+    if static_tools_missing():
+        return 1
+    c = Checker()
+    settings = {"display": {"modes": {"Virtual-2": f"{SECOND[0]}x{SECOND[1]}"}}}
+    out, layouts, files = case_files("hotplug", OUT.parent, settings=json.dumps(settings).encode())
+    arrive = dict(SOLID, name="arrive")
+    arrive["presentation"] = dict(SOLID["presentation"], transition={"kind": "crossDissolve", "duration": 2})
+    (layouts / "arrive.json").write_text(json.dumps(arrive))
+    files["/layouts/arrive.json"] = layouts / "arrive.json"
+    print(f"== hotplug: -device virtio-gpu-pci,max_outputs=2, the second head plugged in and out at {SECOND[0]}x{SECOND[1]}")
+    r = qemu_harness.run(device="virtio-gpu-pci", extra_device_args=f"max_outputs=2,xres={FIRST[0]},yres={FIRST[1]}",
+                         guest_files=files, guest_script=GUEST, out_dir=OUT, name="hotplug", timeout=300,
+                         append="vt.global_cursor_default=0")
+    log = r["serial_log"]
+    (OUT / "serial.txt").write_text(log)
+    shots = r["screenshots"]
+    c.check("hotplug: guest script ran to the end", r["ok"], "; ".join(r.get("errors", [])) + f" (log {OUT}/serial.txt)")
+
+    one, two, unplugged, after = (outputs(log, m) for m in ("ONE", "TWO", "UNPLUGGED", "AFTER_STORM"))
+    c.check("hotplug: at start, status lists the one connected head", [o.get("name") for o in one] == ["Virtual-1"], json.dumps(one)[:300])
+    c.check("hotplug: plugged in, status lists both heads", sorted(by_name(two)) == ["Virtual-1", "Virtual-2"], json.dumps(two)[:300])
+    c.check("hotplug: unplugged, status lists the first head only", [o.get("name") for o in unplugged] == ["Virtual-1"],
+            json.dumps(unplugged)[:300])
+    c.check("hotplug: after the storm, status lists both heads", sorted(by_name(after)) == ["Virtual-1", "Virtual-2"],
+            json.dumps(after)[:300])
+    counts = [by_name(s).get("Virtual-1", {}).get("framesPresented") for s in (one, two, unplugged, after)]
+    c.check("hotplug: the first head is not presented to while the second comes and goes", len(set(counts)) == 1 and counts[0],
+            f"framesPresented {counts}")
+    crtcs = [by_name(s).get("Virtual-1", {}).get("crtc") for s in (one, two, unplugged, after)]
+    c.check("hotplug: the first head keeps its CRTC", len(set(crtcs)) == 1 and crtcs[0] is not None, f"{crtcs}")
+
+    first = host_render(layouts / "arrive.json", FIRST, OUT / "expected-0.png")
+    second = host_render(layouts / "arrive.json", SECOND, OUT / "expected-1.png")
+    for name, head, expected in (("plugged", 0, first), ("plugged", 1, second), ("unplugged", 0, first),
+                                 ("after-storm", 0, first), ("after-storm", 1, second)):
+        key = f"{name}-{head}"
+        if key not in shots:
+            c.check(f"hotplug: {key} screenshot taken", False)
+            continue
+        d = png.compare(png.read(shots[key]), expected, diff_path=OUT / f"diff-{key}.png")
+        print(f"  {key} vs render: {d}")
+        c.check(f"hotplug: {name}, head {head} equals `skeletond render` at its size", d.ok, str(d))
+
+    if "arriving-1" in shots:
+        mid = png.read(shots["arriving-1"])
+        size_ok = (mid.width, mid.height) == SECOND
+        final = png.compare(mid, second)
+        black = all(colour == (0, 0, 0) for _, colour in mid.histogram(8))
+        c.check("hotplug: the new head dissolves in (in the middle: neither black nor the final frame)",
+                size_ok and not black and not final.ok, f"size {mid.width}x{mid.height}, black {black}, vs final {final}")
+    else:
+        c.check("hotplug: arriving screenshot taken", False)
+
+    times = [float(m) for m in re.findall(r"hotplug: first frame on Virtual-2 (\d+(?:\.\d+)?) ms after the uevent", log)]
+    c.check("hotplug: the daemon logs the time from uevent to the first frame", bool(times), "no such line")
+    if times:
+        print(f"  hotplug time, uevent to first frame on the new head: {', '.join(f'{t:g} ms' for t in times)}")
+    storm = re.search(r"@@STORM ([\d.]+) ([\d.]+)", log)
+    if storm:
+        print(f"  storm: 100 on/off pairs (400 writes, 200 uevents) in {float(storm.group(2)) - float(storm.group(1)):.2f} s")
+    exit_line = re.search(r"@@SKELETOND_EXIT (\d+)", log)
+    c.check("hotplug: skeletond exited 0 on SIGTERM", exit_line is not None and exit_line.group(1) == "0")
+    errors = [line for line in log.splitlines() if line.startswith("<3>")]
+    c.check("hotplug: no error in the daemon's log", not errors, "; ".join(errors[:3]))
+    print(f"{c.passed} passed, {c.failed} failed")
+    return 0 if c.failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -11,8 +11,13 @@ public struct BootChoices: Equatable, Sendable {
     /// Connector names to drive; nil: every connected one.
     public var connectors: [String]?
     public var modes: [String: Size]
+    /// Some outputs show a layout of their own (`display.layouts`): the start layout's frame is
+    /// not the whole picture, so no boot record replays it.
+    public var outputsHaveOwnLayouts: Bool
 
-    public init(frameCacheDirectory: String?, hiddenMarkPath: String, device: String?, connectors: [String]?, modes: [String: Size]) {
+    public init(frameCacheDirectory: String?, hiddenMarkPath: String, device: String?, connectors: [String]?, modes: [String: Size],
+                outputsHaveOwnLayouts: Bool = false) {
+        self.outputsHaveOwnLayouts = outputsHaveOwnLayouts
         self.frameCacheDirectory = frameCacheDirectory
         self.hiddenMarkPath = hiddenMarkPath
         self.device = device

@@ -201,6 +201,13 @@ public final class StartFrames {
     /// be closed), and writes it once the entries it names exist.
     private func settleRecord(log: any BootLog) {
         guard let location else { return }
+        if choices?.outputsHaveOwnLayouts == true {
+            self.location = nil
+            if (try? SystemCalls.unlink(location.path)) != nil {
+                log.info("boot record: removed \(location.path): some outputs show a layout of their own")
+            }
+            return
+        }
         if pendingRecord == nil {
             guard let record = record(for: location) else {
                 self.location = nil

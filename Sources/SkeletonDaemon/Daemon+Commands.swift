@@ -28,10 +28,23 @@ extension Daemon {
             _ = client.writePending()
             running = false
         case .show(let show):
+            var named: OutputLayouts.Assigned?
+            if let output = show.output {
+                switch assignedLayout(show.layout) {
+                case .success(let a): named = a
+                case .failure(let e): client.reply(.error(id: id, e)); return
+                }
+                logger.info("show: \(output) shows \(named?.name ?? "")")
+            }
             let look: SkeletonLook
-            switch lookFor(layout: show.layout, overrides: show.overrides, reset: show.reset) {
+            switch lookFor(layout: show.output == nil ? show.layout : nil, overrides: show.overrides, reset: show.reset) {
             case .success(let l): look = l
             case .failure(let e): client.reply(.error(id: id, e)); return
+            }
+            if let output = show.output, let named {
+                let showing = session.state == .showing || session.state == .hiding
+                outputLayouts.assign(named, to: output, byRequest: true, transition: show.transition ?? named.layout.presentation.transition,
+                                     showing: showing, now: now)
             }
             let outcome = session.show(look, delay: show.delay, transition: show.transition ?? look.presentation.transition, now: now)
             overridesInForce = look.overrides
@@ -41,6 +54,11 @@ extension Daemon {
             logger.info("show \(look.layoutName): \(outcome.rawValue)")
             var fields: [String: JSONValue] = ["state": .string(session.state.rawValue), "layout": .string(look.layoutName)]
             fields[outcome == .updated ? "updated" : outcome.rawValue] = true
+            if let output = show.output, let named {
+                fields["output"] = .string(output)
+                fields["layout"] = .string(named.name)
+                fields["connected"] = .bool(host.compositors.contains { $0.output.name == output })
+            }
             if show.wait && outcome != .updated {
                 waiters.append(Waiter(client: client, ticket: client.reserve(), id: id, until: .showing, afterFrame: pacer.framesDrawn))
                 resolveWaiters()
@@ -52,17 +70,34 @@ extension Daemon {
                 client.reply(.error(id: id, ProtocolError(.notShowing, "update while nothing is shown: use show first")))
                 return
             }
+            var named: OutputLayouts.Assigned?
+            if update.output != nil {
+                switch assignedLayout(update.layout) {
+                case .success(let a): named = a
+                case .failure(let e): client.reply(.error(id: id, e)); return
+                }
+            }
             let look: SkeletonLook
-            switch lookFor(layout: update.layout, overrides: update.overrides, reset: update.reset) {
+            switch lookFor(layout: update.output == nil ? update.layout : nil, overrides: update.overrides, reset: update.reset) {
             case .success(let l): look = l
             case .failure(let e): client.reply(.error(id: id, e)); return
+            }
+            if let output = update.output, let named {
+                outputLayouts.assign(named, to: output, byRequest: true, transition: update.transition ?? named.layout.presentation.transition,
+                                     showing: true, now: now)
             }
             session.update(look, transition: update.transition ?? look.presentation.transition, now: now)
             overridesInForce = look.overrides
             if session.state == .showing || session.state == .hiding { host.reacquire() }
             needsDraw = true
             if debugTree { logger.info("SKELETON_DEBUG tree: \(treeJSON(look).jsonText)") }
-            client.reply(.ok(id: id, ["updated": true, "state": .string(session.state.rawValue), "layout": .string(look.layoutName)]))
+            var fields: [String: JSONValue] = ["updated": true, "state": .string(session.state.rawValue), "layout": .string(look.layoutName)]
+            if let output = update.output, let named {
+                fields["output"] = .string(output)
+                fields["layout"] = .string(named.name)
+                fields["connected"] = .bool(host.compositors.contains { $0.output.name == output })
+            }
+            client.reply(.ok(id: id, fields))
         case .hide(let hide):
             let transition = hide.transition ?? session.lookInForce?.presentation.transition ?? .default
             let outcome = session.hide(transition: transition, retain: hide.retain, now: now)
@@ -111,6 +146,26 @@ extension Daemon {
         return .success(look)
     }
 
+    /// The layout a request names for one output.
+    func assignedLayout(_ name: String?) -> Result<OutputLayouts.Assigned, ProtocolError> {
+        guard let name else { return .failure(ProtocolError(.badRequest, "an output is named only with the layout it is to show")) }
+        return store.load(name).map { OutputLayouts.Assigned(name: $0.name, layout: $0.layout) }
+    }
+
+    /// The settings' `display.layouts`, loaded; one that cannot be loaded is reported and its
+    /// output shows the main layout.
+    func settingsOutputLayouts() -> [String: OutputLayouts.Assigned] {
+        var loaded: [String: OutputLayouts.Assigned] = [:]
+        for (output, reference) in settings.outputLayouts.sorted(by: { $0.key < $1.key }) {
+            switch store.load(reference) {
+            case .success(let l): loaded[output] = OutputLayouts.Assigned(name: l.name, layout: l.layout)
+            case .failure(let error):
+                logger.error("display.layouts.\(output): \(error.message); \(output) shows the main layout")
+            }
+        }
+        return loaded
+    }
+
     func resolveWaiters() {
         guard !waiters.isEmpty else { return }
         let transitioning = session.isTransitioning
@@ -154,6 +209,8 @@ extension Daemon {
             problems += e.lines
         }
         problems += store.reload(directory: settings.layoutsDirectory)
+        outputLayouts.applySettings(settingsOutputLayouts(), now: clock.now)
+        needsDraw = true
         if let look = session.lookInForce, look.layoutName != LayoutStore.builtin.name,
            case .success(let fresh) = store.load(look.layoutName), fresh.layout != look.layout {
             var updatedLook = look

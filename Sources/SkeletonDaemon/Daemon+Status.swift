@@ -27,6 +27,8 @@ extension Daemon {
             o["name"] = .string(c.output.name)
             o["size"] = .string(c.output.size.description)
             o["framesPresented"] = .number(Double(c.output.framesPresented))
+            o["backend"] = .string(host.display?.backendName ?? "none")
+            if let layout = outputLayouts.layoutName(for: c.output.name) ?? session.lookInForce?.layoutName { o["layout"] = .string(layout) }
             return .object(o)
         })
         return fields

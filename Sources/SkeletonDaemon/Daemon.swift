@@ -24,6 +24,8 @@ public final class Daemon {
     var waiters: [Waiter] = []
     /// The command overrides on top of the layout shown; `reset` clears them.
     var overridesInForce = PresentationOverrides()
+    /// Outputs that show a layout of their own instead of the session's.
+    var outputLayouts = OutputLayouts()
     let startTime: Double
     let debugTree: Bool
 
@@ -83,12 +85,14 @@ public final class Daemon {
         server.execute = { [unowned self] request, client in execute(request, from: client) }
         self.server = server
         host.mark("socket listening")
+        outputLayouts.applySettings(settingsOutputLayouts(), now: clock.now)
         host.open()
         host.mark("display open")
         if let start = startLayoutToShow() {
             let store = self.store
             if !host.adoptBootFrame(source: { store.source(of: start) }) {
-                host.showCachedStartFrames(source: { store.source(of: start) })
+                let ownLayouts = outputLayouts
+                host.showCachedStartFrames(source: { store.source(of: start) }, skipping: { ownLayouts.layoutName(for: $0) != nil })
             }
             if !host.firstFrameShown {
                 showStartLayout(start)
@@ -166,6 +170,7 @@ public final class Daemon {
     public func turn() {
         let now = clock.now
         for event in session.advance(to: now) { handle(event) }
+        if outputLayouts.advance(to: now) { needsDraw = true }
         resolveWaiters()
         host.openIfDue(now: now)
         let moving = framesMove(at: now)
@@ -191,7 +196,7 @@ public final class Daemon {
 
     /// Frames change over time: the session moves, or a monitor just plugged in dissolves in.
     private func framesMove(at now: Double) -> Bool {
-        session.isMoving(at: now) || (host.hasArrivals && session.frame(at: now) != nil)
+        session.isMoving(at: now) || ((host.hasArrivals || outputLayouts.isMoving) && session.frame(at: now) != nil)
     }
 
     private func nextDeadline(now: Double) -> Double? {
@@ -214,7 +219,8 @@ public final class Daemon {
         // Nothing shown: what lies beneath was drawn when the skeleton went away, and a retained
         // frame must stay as it is.
         guard host.display != nil, let frame = session.frame(at: now) else { needsDraw = false; return }
-        switch host.present(frame) {
+        let layouts = outputLayouts
+        switch host.present(frame, as: { layouts.frame($0, for: $1, now: now) }) {
         case .deviceGone:
             needsDraw = true
             return

@@ -16,15 +16,16 @@ extension DisplayHost {
         return true
     }
 
-    /// Puts each output's cached frame of the start layout on screen.
-    func showCachedStartFrames(source: () -> StartSource?) {
+    /// Puts each output's cached frame of the start layout on screen, but on those `skipping`
+    /// names (they show a layout of their own).
+    func showCachedStartFrames(source: () -> StartSource?, skipping: (String) -> Bool) {
         guard let display else {
             _ = start.showCachedFrames(on: [], source: source, log: logger)
             return
         }
         // The shadows do not hold these frames: the next one is drawn whole.
         for compositor in compositors { compositor.invalidate() }
-        if start.showCachedFrames(on: display.outputs, source: source, log: logger) {
+        if start.showCachedFrames(on: display.outputs.filter { !skipping($0.name) }, source: source, log: logger) {
             logFirstFrame(on: display, from: "the frame cache")
         }
     }

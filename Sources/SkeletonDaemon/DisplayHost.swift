@@ -223,15 +223,16 @@ final class DisplayHost {
     /// True when some output can take a frame now (none pending a flip, not handed over).
     var canPresent: Bool { display?.outputs.contains { $0.canPresent } ?? false }
 
-    /// Draws `frame` on every output that can take it.
-    func present(_ frame: SessionFrame?) -> PresentOutcome {
+    /// Draws `frame` on every output that can take it, as `perOutput` makes it for the output
+    /// of that name (its own layout).
+    func present(_ frame: SessionFrame?, as perOutput: (SessionFrame, String) -> SessionFrame = { frame, _ in frame }) -> PresentOutcome {
         guard let display else { return .incomplete }
         var complete = true
         var deviceGone = false
         for compositor in compositors {
             guard compositor.output.canPresent else { complete = false; continue }
             do {
-                if try !compositor.present(frame, now: clock.now) {
+                if try !compositor.present(frame.map { perOutput($0, compositor.output.name) }, now: clock.now) {
                     complete = false
                 } else if let eventAt = arrivals.removeValue(forKey: compositor.output.name) {
                     let ms = ((clock.now - eventAt) * 1000).rounded()

@@ -4,6 +4,6 @@ extension Settings {
     /// What the start's first frame depends on, for `StartFrames`.
     public var bootChoices: BootChoices {
         BootChoices(frameCacheDirectory: frameCacheDirectory, hiddenMarkPath: hiddenMark.path, device: device, connectors: outputs,
-                    modes: modes)
+                    modes: modes, outputsHaveOwnLayouts: !outputLayouts.isEmpty)
     }
 }

@@ -33,6 +33,8 @@ public struct Settings: Sendable, Equatable {
     /// orientation", else none), and by connector name.
     public var rotation: Rotation?
     public var rotations: [String: Rotation] = [:]
+    /// Layouts by connector name (a logo on the customer display); the others show the main one.
+    public var outputLayouts: [String: String] = [:]
     public var maxFPS = 60
     /// How long to wait for a display to appear at boot before falling back.
     public var displayWaitSeconds = 10.0
@@ -106,6 +108,16 @@ public struct Settings: Sendable, Equatable {
                     }
                 } else if let v = o.member("modes") {
                     r.fail(v.path, "expected an object of connector names to modes, found \(v.value.typeDescription)")
+                }
+                if let v = o.member("layouts"), case .object(let layouts) = v.value {
+                    for (name, value) in layouts.sorted(by: { $0.key < $1.key }) {
+                        if let text = r.string(value, v.path.key(name)) {
+                            if text.isEmpty { r.fail(v.path.key(name), "expected a layout name or file, found \"\"") }
+                            else { s.outputLayouts[name] = text }
+                        }
+                    }
+                } else if let v = o.member("layouts") {
+                    r.fail(v.path, "expected an object of connector names to layouts, found \(v.value.typeDescription)")
                 }
                 if let v = o.member("rotation") {
                     switch v.value {

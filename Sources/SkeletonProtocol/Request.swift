@@ -46,10 +46,15 @@ public struct ShowRequest: Sendable, Equatable {
     public var reset: Bool
     /// Reply only once the show transition has finished.
     public var wait: Bool
+    /// The connector whose layout `layout` sets ("HDMI-A-2"); nil: the main layout, shown on
+    /// every output that has none of its own.
+    public var output: String?
 
     public init(layout: String? = nil, delay: Double = 0, transition: TransitionSpec? = nil,
-                overrides: PresentationOverrides = PresentationOverrides(), reset: Bool = false, wait: Bool = false) {
+                overrides: PresentationOverrides = PresentationOverrides(), reset: Bool = false, wait: Bool = false,
+                output: String? = nil) {
         self.layout = layout
+        self.output = output
         self.delay = delay
         self.transition = transition
         self.overrides = overrides
@@ -65,10 +70,13 @@ public struct UpdateRequest: Sendable, Equatable {
     public var overrides: PresentationOverrides
     /// Drop the overrides earlier commands left in force before applying these.
     public var reset: Bool
+    /// The connector whose layout `layout` sets; nil: the main layout.
+    public var output: String?
 
     public init(layout: String? = nil, transition: TransitionSpec? = nil, overrides: PresentationOverrides = PresentationOverrides(),
-                reset: Bool = false) {
+                reset: Bool = false, output: String? = nil) {
         self.layout = layout
+        self.output = output
         self.transition = transition
         self.overrides = overrides
         self.reset = reset

@@ -40,6 +40,7 @@ public enum RequestDecoder {
             show.overrides = overrides(&object, &reader)
             if let m = object.member("reset"), let v = reader.bool(m.value, m.path) { show.reset = v }
             if let m = object.member("wait"), let v = reader.bool(m.value, m.path) { show.wait = v }
+            show.output = outputName(&object, &reader, layout: show.layout)
             command = .show(show)
         case "update":
             var update = UpdateRequest()
@@ -47,6 +48,7 @@ public enum RequestDecoder {
             update.transition = transition(&object, &reader)
             update.overrides = overrides(&object, &reader)
             if let m = object.member("reset"), let v = reader.bool(m.value, m.path) { update.reset = v }
+            update.output = outputName(&object, &reader, layout: update.layout)
             command = .update(update)
         case "hide":
             var hide = HideRequest()
@@ -102,6 +104,24 @@ public enum RequestDecoder {
         guard let m = object.member("layout"), let name = reader.string(m.value, m.path) else { return nil }
         if let problem = validateLayoutName(name) {
             reader.fail(m.path, problem)
+            return nil
+        }
+        return name
+    }
+
+    /// A connector name as the kernel writes it ("HDMI-A-1", "DP-2", "Virtual-1"): letters,
+    /// digits and '-', at most 32. It names whose layout `layout` sets, so it needs one.
+    private static func outputName(_ object: inout ObjectReader, _ reader: inout ValueReader, layout: String?) -> String? {
+        guard let m = object.member("output"), let name = reader.string(m.value, m.path) else { return nil }
+        let allowed = name.unicodeScalars.allSatisfy { s in
+            (s >= "a" && s <= "z") || (s >= "A" && s <= "Z") || (s >= "0" && s <= "9") || s == "-"
+        }
+        guard !name.isEmpty, allowed, name.count <= 32 else {
+            reader.fail(m.path, "bad output name \"\(name)\": a connector name such as \"HDMI-A-1\" (letters, digits and '-', at most 32)")
+            return nil
+        }
+        guard layout != nil else {
+            reader.fail(m.path, "an output is named only with the layout it is to show (\"layout\")")
             return nil
         }
         return name

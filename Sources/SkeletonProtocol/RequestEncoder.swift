@@ -19,11 +19,13 @@ public enum RequestEncoder {
             add(show.overrides, to: &members)
             if show.reset { members["reset"] = true }
             if show.wait { members["wait"] = true }
+            if let output = show.output { members["output"] = .string(output) }
         case .update(let update):
             if let layout = update.layout { members["layout"] = .string(layout) }
             if let transition = update.transition { members["transition"] = json(transition) }
             add(update.overrides, to: &members)
             if update.reset { members["reset"] = true }
+            if let output = update.output { members["output"] = .string(output) }
         case .hide(let hide):
             if let transition = hide.transition { members["transition"] = json(transition) }
             if hide.retain { members["retain"] = true }

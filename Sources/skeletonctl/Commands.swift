@@ -13,10 +13,12 @@ struct Show: ParsableCommand {
     @Option(help: "Seconds to wait before showing; a hide meanwhile cancels the show.") var delay: Double = 0
     @Option(help: "none or crossDissolve[:SECONDS].", transform: OptionValues.transition) var transition: TransitionSpec?
     @Flag(help: "Return once the show transition has finished.") var wait = false
+    @Option(help: "The connector (HDMI-A-2) whose layout LAYOUT sets; default: the main layout, on every output without one of its own.")
+    var output: String?
 
     func run() throws {
         try connection.call(.show(ShowRequest(layout: layout, delay: delay, transition: transition,
-                                              overrides: presentation.overrides, reset: reset, wait: wait)))
+                                              overrides: presentation.overrides, reset: reset, wait: wait, output: output)))
     }
 }
 
@@ -30,10 +32,12 @@ struct Update: ParsableCommand {
     @Option(help: "How a change that redraws everything dissolves: none or crossDissolve[:SECONDS].",
             transform: OptionValues.transition)
     var transition: TransitionSpec?
+    @Option(help: "The connector (HDMI-A-2) whose layout LAYOUT sets; default: the main layout, on every output without one of its own.")
+    var output: String?
 
     func run() throws {
         try connection.call(.update(UpdateRequest(layout: layout, transition: transition,
-                                                  overrides: presentation.overrides, reset: reset)))
+                                                  overrides: presentation.overrides, reset: reset, output: output)))
     }
 }
 

@@ -5,11 +5,19 @@ import SkeletonDisplay
 import SkeletonLayout
 import SkeletonRender
 
-/// Opens memory displays and keeps the last one, so a test can look at its pixels.
+/// Opens memory displays and keeps the last one, so a test can look at its pixels; with
+/// `heads`, a display of outputs by those names instead.
 final class MemoryCapturingProvider: DisplayProvider {
     private(set) var display: MemoryDisplay?
+    private(set) var headsDisplay: HeadsDisplay?
+    var heads: [String]?
 
     func open(settings: Settings, logger: Logger) throws(DaemonError) -> (any Display)? {
+        if let heads {
+            let d = HeadsDisplay(names: heads, size: settings.memorySize)
+            headsDisplay = d
+            return d
+        }
         let d = MemoryDisplay(size: settings.memorySize)
         display = d
         return d
@@ -30,7 +38,9 @@ final class SteppedDaemon {
 
     /// `sharing`: a daemon that ran before in the same directory, with the same socket path
     /// (it is shut down first), as a restart.
-    init(layouts: [String: String], start: String?, size: Size = Size(width: 200, height: 100), sharing earlier: SteppedDaemon? = nil) throws {
+    init(layouts: [String: String], start: String?, size: Size = Size(width: 200, height: 100), sharing earlier: SteppedDaemon? = nil,
+         heads: [String]? = nil, settings settingsText: String = "{}") throws {
+        provider.heads = heads
         if let earlier {
             earlier.shutdown()
             earlier.ownsDirectory = false
@@ -42,7 +52,7 @@ final class SteppedDaemon {
         for (name, text) in layouts {
             try text.write(toFile: directory + "/layouts/\(name).json", atomically: true, encoding: .utf8)
         }
-        try "{}".write(toFile: directory + "/settings.json", atomically: true, encoding: .utf8)
+        try settingsText.write(toFile: directory + "/settings.json", atomically: true, encoding: .utf8)
         var flags = RunFlags()
         flags.config = directory + "/settings.json"
         flags.socket = directory + "/control.sock"
@@ -75,6 +85,9 @@ final class SteppedDaemon {
     var socketPath: String { directory + "/control.sock" }
     var screen: PixelBuffer { provider.display!.buffer }
 
+    /// The picture on the output named `name` (a daemon made with `heads`).
+    func screen(of name: String) -> PixelBuffer? { provider.headsDisplay?.heads.first { $0.name == name }?.buffer }
+
     /// Moves the clock to `time` and runs a few loop turns there.
     func step(to time: Double, turns: Int = 3) {
         clock.set(time)
@@ -104,10 +117,11 @@ final class SteppedDaemon {
     }
 
     /// What `skeletond render` draws for a layout file of this daemon at the output size.
-    func render(_ name: String, overrides: PresentationOverrides = PresentationOverrides(), at time: Double = 0) throws -> PixelBuffer {
+    func render(_ name: String, overrides: PresentationOverrides = PresentationOverrides(), at time: Double = 0, size: Size? = nil) throws -> PixelBuffer {
         guard case .success(let layout) = LayoutLoader.load(path: directory + "/layouts/\(name).json") else { throw HarnessError("layout \(name)") }
-        let renderer = FrameRenderer(layout: layout, outputSize: screen.size, overrides: overrides)
-        let image = PixelBuffer(size: screen.size)
+        let size = size ?? screen.size
+        let renderer = FrameRenderer(layout: layout, outputSize: size, overrides: overrides)
+        let image = PixelBuffer(size: size)
         renderer.renderFull(at: time, into: image.canvas)
         return image
     }

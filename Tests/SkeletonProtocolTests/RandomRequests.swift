@@ -9,11 +9,14 @@ struct RandomRequests {
         let command: Command
         switch Int.random(in: 0..<8, using: &generator) {
         case 0:
-            command = .show(ShowRequest(layout: (chance() ? layoutName() : nil), delay: chance() ? number(0...3600) : 0,
-                                        transition: (chance() ? transition() : nil), overrides: overrides(), reset: chance(), wait: chance()))
+            let layout = chance() ? layoutName() : nil
+            command = .show(ShowRequest(layout: layout, delay: chance() ? number(0...3600) : 0,
+                                        transition: (chance() ? transition() : nil), overrides: overrides(), reset: chance(), wait: chance(),
+                                        output: layout != nil && chance() ? outputName() : nil))
         case 1:
-            command = .update(UpdateRequest(layout: (chance() ? layoutName() : nil), transition: (chance() ? transition() : nil),
-                                            overrides: overrides(), reset: chance()))
+            let layout = chance() ? layoutName() : nil
+            command = .update(UpdateRequest(layout: layout, transition: (chance() ? transition() : nil),
+                                            overrides: overrides(), reset: chance(), output: layout != nil && chance() ? outputName() : nil))
         case 2: command = .hide(HideRequest(transition: (chance() ? transition() : nil), retain: chance(), wait: chance()))
         case 3: command = .status
         case 4: command = .tree
@@ -48,6 +51,10 @@ struct RandomRequests {
 
     mutating func transition() -> TransitionSpec {
         chance() ? .none : .crossDissolve(duration: number(0...60))
+    }
+
+    mutating func outputName() -> String {
+        pick(["HDMI-A-1", "DP-2", "Virtual-2", "eDP-1", "DSI-1", String(repeating: "X", count: 32)])
     }
 
     mutating func layoutName() -> String {

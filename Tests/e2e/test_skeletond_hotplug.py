@@ -9,13 +9,16 @@ the connector on that write but sends no uevent for it (newer kernels do), so th
 sends the card's "change" uevent itself (`echo change > /sys/class/drm/card0/uevent`), the
 event a hotplug interrupt gives. Checked:
 
-- plugged in: the second head gets a CRTC, its configured 800x600 and the skeleton, dissolving
-  in over the layout's 2 s transition (a screenshot in the middle is neither black nor the
-  final frame), then equals `skeletond render` at its size; the first head equals its render
-  throughout and is not presented to at all (its frame count does not move);
+- plugged in: the second head gets a CRTC, its configured 800x600 and the layout the settings
+  give it (`display.layouts`: a logo layout), dissolving in over that layout's 2 s transition
+  (a screenshot in the middle is neither black nor the final frame), then equals `skeletond
+  render` of it at its size; the first head equals the render of the main layout throughout
+  and is not presented to at all (its frame count does not move);
 - unplugged: the second head's output is gone from `status`, the first head is untouched;
 - a storm (the connector flapped on and off 100 times as fast as the shell can) leaves the
   daemon answering, and the last state (on) drawn right;
+- `skeletonctl update --output Virtual-2 arrive` puts the main layout on the second head too;
+  `status` names each output's layout, backend, buffers and master;
 - the time from the uevent to the first frame on the new head, as the daemon logs it.
 
 Screenshots go to build/e2e/hotplug/.
@@ -38,6 +41,16 @@ from test_minimal_c import Checker  # noqa: E402
 from test_skeletond_drm import SOLID, case_files, host_render, static_tools_missing  # noqa: E402
 
 OUT = HERE.parents[1] / "build" / "e2e" / "hotplug"
+# A customer display's layout: a dark screen with a round logo placeholder, dissolving in over 2 s.
+LOGO = {
+    "name": "logo",
+    "canvas": {"width": 800, "height": 600, "background": "#1F2A36", "scale": "fit"},
+    "appearance": {"tint": "#5D6D7E"},
+    "presentation": {"style": "solid", "animated": False, "transition": {"kind": "crossDissolve", "duration": 2}},
+    "root": {"kind": "view", "children": [
+        {"kind": "image", "frame": [300, 200, 200, 200], "shape": "circle"},
+        {"kind": "text", "frame": [200, 440, 400, 40], "lines": 1}]},
+}
 FIRST = (1024, 768)
 SECOND = (800, 600)
 
@@ -76,6 +89,10 @@ wait_for_line /tmp/d.log 'hotplug: first frame on Virtual-2' 20 || fail "no fram
 usleep 2500000
 both after-storm
 echo "@@AFTER_STORM $(ctl status --json)"
+ctl update arrive --output Virtual-2 --transition none || fail "update --output failed"
+usleep 500000
+shot same-1 device=display0 head=1
+echo "@@SAME $(ctl status --json)"
 kill -TERM "$sd"; wait "$sd"; echo "@@SKELETOND_EXIT $?"
 """
 
@@ -93,12 +110,14 @@ def main() -> int:
     if static_tools_missing():
         return 1
     c = Checker()
-    settings = {"display": {"modes": {"Virtual-2": f"{SECOND[0]}x{SECOND[1]}"}}}
+    settings = {"display": {"modes": {"Virtual-2": f"{SECOND[0]}x{SECOND[1]}"}, "layouts": {"Virtual-2": "logo"}}}
     out, layouts, files = case_files("hotplug", OUT.parent, settings=json.dumps(settings).encode())
     arrive = dict(SOLID, name="arrive")
     arrive["presentation"] = dict(SOLID["presentation"], transition={"kind": "crossDissolve", "duration": 2})
     (layouts / "arrive.json").write_text(json.dumps(arrive))
     files["/layouts/arrive.json"] = layouts / "arrive.json"
+    (layouts / "logo.json").write_text(json.dumps(LOGO))
+    files["/layouts/logo.json"] = layouts / "logo.json"
     print(f"== hotplug: -device virtio-gpu-pci,max_outputs=2, the second head plugged in and out at {SECOND[0]}x{SECOND[1]}")
     r = qemu_harness.run(device="virtio-gpu-pci", extra_device_args=f"max_outputs=2,xres={FIRST[0]},yres={FIRST[1]}",
                          guest_files=files, guest_script=GUEST, out_dir=OUT, name="hotplug", timeout=300,
@@ -108,7 +127,7 @@ def main() -> int:
     shots = r["screenshots"]
     c.check("hotplug: guest script ran to the end", r["ok"], "; ".join(r.get("errors", [])) + f" (log {OUT}/serial.txt)")
 
-    one, two, unplugged, after = (outputs(log, m) for m in ("ONE", "TWO", "UNPLUGGED", "AFTER_STORM"))
+    one, two, unplugged, after, same = (outputs(log, m) for m in ("ONE", "TWO", "UNPLUGGED", "AFTER_STORM", "SAME"))
     c.check("hotplug: at start, status lists the one connected head", [o.get("name") for o in one] == ["Virtual-1"], json.dumps(one)[:300])
     c.check("hotplug: plugged in, status lists both heads", sorted(by_name(two)) == ["Virtual-1", "Virtual-2"], json.dumps(two)[:300])
     c.check("hotplug: unplugged, status lists the first head only", [o.get("name") for o in unplugged] == ["Virtual-1"],
@@ -122,7 +141,7 @@ def main() -> int:
     c.check("hotplug: the first head keeps its CRTC", len(set(crtcs)) == 1 and crtcs[0] is not None, f"{crtcs}")
 
     first = host_render(layouts / "arrive.json", FIRST, OUT / "expected-0.png")
-    second = host_render(layouts / "arrive.json", SECOND, OUT / "expected-1.png")
+    second = host_render(layouts / "logo.json", SECOND, OUT / "expected-1.png")
     for name, head, expected in (("plugged", 0, first), ("plugged", 1, second), ("unplugged", 0, first),
                                  ("after-storm", 0, first), ("after-storm", 1, second)):
         key = f"{name}-{head}"
@@ -132,6 +151,20 @@ def main() -> int:
         d = png.compare(png.read(shots[key]), expected, diff_path=OUT / f"diff-{key}.png")
         print(f"  {key} vs render: {d}")
         c.check(f"hotplug: {name}, head {head} equals `skeletond render` at its size", d.ok, str(d))
+
+    layouts_named = {o.get("name"): o.get("layout") for o in two}
+    c.check("hotplug: status names each output's layout", layouts_named == {"Virtual-1": "arrive", "Virtual-2": "logo"}, f"{layouts_named}")
+    fields = by_name(two).get("Virtual-2", {})
+    c.check("hotplug: status gives each output's backend, device, mode, rotation, buffers and master",
+            fields.get("backend") == "drm" and fields.get("device") == "/dev/dri/card0" and fields.get("mode", "").startswith("800x600")
+            and fields.get("rotation") == 0 and fields.get("buffers") in (1, 2) and fields.get("master") is True, json.dumps(fields))
+    if "same-1" in shots:
+        main_second = host_render(layouts / "arrive.json", SECOND, OUT / "expected-same-1.png")
+        d = png.compare(png.read(shots["same-1"]), main_second, diff_path=OUT / "diff-same-1.png")
+        c.check("hotplug: update --output Virtual-2 arrive shows the main layout there", d.ok, str(d))
+        c.check("hotplug: status names the new layout", by_name(same).get("Virtual-2", {}).get("layout") == "arrive", json.dumps(same)[:300])
+    else:
+        c.check("hotplug: same-1 screenshot taken", False)
 
     if "arriving-1" in shots:
         mid = png.read(shots["arriving-1"])

@@ -325,6 +325,8 @@ public final class DRMOutput: DisplayOutput {
             "flipsPending": .number(flipPending ? 1 : 0),
             "device": .string(device),
             "rotation": .number(Double(rotation.degrees)),
+            "buffers": .number(Double(buffers.count)),
+            "master": .bool(DRMCalls.isMaster(fd)),
         ]
         if let problem { fields["problem"] = .string(problem) }
         if let fallbackReason { fields["singleBuffered"] = .string(fallbackReason) }

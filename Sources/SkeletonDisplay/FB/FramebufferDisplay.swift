@@ -151,6 +151,8 @@ public final class FramebufferDisplay: Display, DisplayOutput {
             "device": .string(path), "driver": .string(info.id), "mode": .string("\(info.width)x\(info.height)"),
             "format": .string(format.description), "pitch": .number(Double(info.lineLength)),
             "pages": .number(doubleBuffered ? 2 : 1), "rotation": .number(Double(rotation.degrees)),
+            "connector": .string(path.split(separator: "/").last.map(String.init) ?? path),
+            "buffers": .number(doubleBuffered ? 2 : 1),
         ]
         if let consoleNote { fields["console"] = .string(consoleNote) }
         return fields

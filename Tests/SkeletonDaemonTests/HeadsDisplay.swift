@@ -1,0 +1,47 @@
+import SkeletonDisplay
+import SkeletonLayout
+import SkeletonRender
+import SkeletonSystem
+
+/// An output in memory with a connector's name: its shadow is what it shows.
+final class NamedOutput: DisplayOutput {
+    let name: String
+    let size: Size
+    let buffer: PixelBuffer
+    private(set) var framesPresented = 0
+
+    init(name: String, size: Size) {
+        self.name = name
+        self.size = size
+        self.buffer = PixelBuffer(size: size, fill: 0)
+    }
+
+    var shadow: Canvas { buffer.canvas }
+    var canPresent: Bool { true }
+
+    func present(damage: [PixelRect], mirrored: Bool) throws(DisplayError) -> Bool {
+        framesPresented += 1
+        return true
+    }
+
+    var statusFields: [String: JSONValue] { ["connector": .string(name)] }
+}
+
+/// Several named outputs of one size, for the per-output layouts.
+final class HeadsDisplay: Display {
+    let backendName = "heads"
+    let heads: [NamedOutput]
+
+    init(names: [String], size: Size) {
+        heads = names.map { NamedOutput(name: $0, size: size) }
+    }
+
+    var outputs: [any DisplayOutput] { heads }
+    var eventDescriptor: FileDescriptor? { nil }
+    func handleEvents() throws(DisplayError) {}
+    func tick(now: Double) -> Double? { nil }
+    func release(retainingPicture: Bool) {}
+    func reacquire() throws(DisplayError) {}
+    var problem: String? { nil }
+    func close() {}
+}

@@ -239,12 +239,14 @@ final class DisplayHost {
                     logger.notice("hotplug: first frame on \(compositor.output.name) \(JSONValue.formatNumber(ms)) ms after the uevent")
                 }
             } catch {
-                logger.error("present on \(compositor.output.name): \(error)")
+                // A device that went away (unplugged, unbound, simpledrm replaced by the native
+                // driver) is no fault: it is said below, once.
+                if error.deviceGone { logger.info("present on \(compositor.output.name): \(error)") }
+                else { logger.error("present on \(compositor.output.name): \(error)") }
                 deviceGone = deviceGone || error.deviceGone
             }
         }
         if deviceGone {
-            // Unplugged, or simpledrm replaced by the native driver: look for the new card.
             logger.warning("the display device went away; looking for another one")
             close()
             open()

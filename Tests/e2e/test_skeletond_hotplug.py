@@ -21,6 +21,12 @@ event a hotplug interrupt gives. Checked:
   `status` names each output's layout, backend, buffers and master;
 - the time from the uevent to the first frame on the new head, as the daemon logs it.
 
+A second boot (virtio-gpu, one head): the card goes away while the skeleton sweeps (flips in
+flight; the PCI device unbound from virtio-pci, so the kernel removes card0 and says so in a
+uevent), the daemon waits for a display and keeps answering, the settings meanwhile ask for
+800x600 (`reload`), and when the card comes back (bound again) it is driven at that new mode and
+equals the render at that size.
+
 Screenshots go to build/e2e/hotplug/.
 """
 
@@ -95,6 +101,68 @@ shot same-1 device=display0 head=1
 echo "@@SAME $(ctl status --json)"
 kill -TERM "$sd"; wait "$sd"; echo "@@SKELETOND_EXIT $?"
 """
+
+RETURN_GUEST = r"""
+ctl() { /bin/skeletonctl --socket /run/skeletond/control.sock "$@"; }
+export SWIFT_DETERMINISTIC_HASHING=1
+dev=$(basename "$(readlink /sys/class/drm/card0/device)")
+spawn /tmp/d.log /bin/skeletond run --config /etc/settings.json --layouts /layouts --layout solid \
+    --backend drm --log-level debug --frame-cache none
+sd=$SPAWNED_PID
+wait_for_line /tmp/d.log 'first frame on drm' 30 || fail "no first frame"
+ctl update --style gradient --animated --duration 0.5 || fail "cannot start the sweep"
+usleep 500000
+echo "@@SWEEPING $(ctl status --json)"
+echo "$dev" > /sys/bus/pci/drivers/virtio-pci/unbind || fail "cannot unbind $dev"
+wait_for_line /tmp/d.log 'card0 was removed|display device went away' 20 || fail "the removal was not noticed"
+ctl ping || fail "no answer without a card"
+echo "@@GONE $(ctl status --json)"
+echo '{"display": {"modes": {"Virtual-1": "800x600"}}}' > /etc/settings.json
+ctl reload || fail "reload failed"
+ctl update --reset || fail "update --reset failed"
+echo "$dev" > /sys/bus/pci/drivers/virtio-pci/bind || fail "cannot bind $dev again"
+wait_for_line /tmp/d.log 'output Virtual-1: 800x600' 20 || fail "the card did not come back at 800x600"
+usleep 1000000
+shot back
+echo "@@BACK $(ctl status --json)"
+kill -TERM "$sd"; wait "$sd"; echo "@@SKELETOND_EXIT $?"
+"""
+
+
+def run_card_returns(c: Checker) -> None:
+    out, layouts, files = case_files("card-returns", OUT.parent)
+    files["/etc/settings.json"] = b"{}"
+    print("== the card goes away mid-sweep and comes back with another mode")
+    r = qemu_harness.run(device="virtio-gpu-pci", extra_device_args=f"xres={FIRST[0]},yres={FIRST[1]}", guest_files=files,
+                         guest_script=RETURN_GUEST, out_dir=out, name="card-returns", timeout=300,
+                         append="vt.global_cursor_default=0")
+    log = r["serial_log"]
+    (out / "serial.txt").write_text(log)
+    c.check("card returns: guest script ran to the end", r["ok"], "; ".join(r.get("errors", [])) + f" (log {out}/serial.txt)")
+    sweeping = outputs(log, "SWEEPING")
+    c.check("card returns: the skeleton was sweeping at the removal", any(o.get("framesPresented", 0) > 5 for o in sweeping),
+            json.dumps(sweeping)[:300])
+    gone = re.search(r"@@GONE (\{.*\})", log)
+    gone_status = json.loads(gone.group(1)) if gone else {}
+    c.check("card returns: without a card, status answers with no output and the skeleton still showing",
+            gone_status.get("outputs") == [] and gone_status.get("state") == "showing", json.dumps(gone_status)[:300])
+    back = outputs(log, "BACK")
+    c.check("card returns: driven again at the new mode", [o.get("mode", "")[:7] for o in back] == ["800x600"], json.dumps(back)[:300])
+    if "back" in shots_of(r):
+        expected = host_render(layouts / "solid.json", SECOND, out / "expected-back.png")
+        d = png.compare(png.read(r["screenshots"]["back"]), expected, diff_path=out / "diff-back.png")
+        print(f"  back vs render: {d}")
+        c.check("card returns: the screen equals `skeletond render` at 800x600", d.ok, str(d))
+    else:
+        c.check("card returns: screenshot taken", False)
+    exit_line = re.search(r"@@SKELETOND_EXIT (\d+)", log)
+    c.check("card returns: skeletond exited 0 on SIGTERM", exit_line is not None and exit_line.group(1) == "0")
+    errors = [line for line in log.splitlines() if line.startswith("<3>")]
+    c.check("card returns: no error in the daemon's log", not errors, "; ".join(errors[:3]))
+
+
+def shots_of(r: dict) -> dict:
+    return r.get("screenshots", {})
 
 
 def outputs(log: str, marker: str) -> list[dict]:
@@ -187,6 +255,7 @@ def main() -> int:
     c.check("hotplug: skeletond exited 0 on SIGTERM", exit_line is not None and exit_line.group(1) == "0")
     errors = [line for line in log.splitlines() if line.startswith("<3>")]
     c.check("hotplug: no error in the daemon's log", not errors, "; ".join(errors[:3]))
+    run_card_returns(c)
     print(f"{c.passed} passed, {c.failed} failed")
     return 0 if c.failed == 0 else 1
 

@@ -16,6 +16,8 @@ public final class DRMDisplayProvider: DisplayProvider {
     private let start: StartFrames
     /// The framebuffer display this provider opened last, while it is the one in use.
     private var framebuffer: FramebufferDisplay?
+    /// What opening DRM displays said since one last opened.
+    private var said: Set<String> = []
 
     public init(start: StartFrames = StartFrames()) {
         self.start = start
@@ -77,13 +79,22 @@ public final class DRMDisplayProvider: DisplayProvider {
     private func openDRM(settings: Settings, logger: Logger, boot: BootDisplay?) -> DRMDisplay? {
         let options = DRMDisplay.Options(connectors: settings.outputs, modes: settings.modes, rotations: settings.rotations,
                                           rotation: settings.rotation)
-        let log: (String) -> Void = { logger.notice($0) }
-        guard let device = settings.device else { return DRMDisplay.openFirst(options: options, log: log, boot: boot) }
-        guard SystemCalls.fileExists(device) else { return nil }
-        do { return try DRMDisplay.open(path: device, options: options, log: log, boot: boot) } catch {
-            logger.error("\(error)")
-            return nil
+        // While waiting, the same card is asked again and again: each line is said once.
+        let log: (String) -> Void = { [unowned self] line in
+            if said.insert(line).inserted { logger.notice(line) }
         }
+        let display: DRMDisplay?
+        if let device = settings.device {
+            guard SystemCalls.fileExists(device) else { return nil }
+            do { display = try DRMDisplay.open(path: device, options: options, log: log, boot: boot) } catch {
+                if said.insert("\(error)").inserted { logger.error("\(error)") }
+                return nil
+            }
+        } else {
+            display = DRMDisplay.openFirst(options: options, log: log, boot: boot)
+        }
+        if display != nil { said = [] }
+        return display
     }
 
     private func openFramebuffer(_ path: String, settings: Settings, logger: Logger) -> FramebufferDisplay? {

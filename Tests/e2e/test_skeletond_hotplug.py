@@ -21,7 +21,10 @@ event a hotplug interrupt gives. Checked:
   `status` names each output's layout, backend, buffers and master;
 - the time from the uevent to the first frame on the new head, as the daemon logs it.
 
-A second boot (virtio-gpu, one head): the card goes away while the skeleton sweeps (flips in
+A second boot (virtio-gpu, one head) starts with settings that name a connector the card does
+not have (in `outputs` and `rotation`) and a mode it does not offer: each is said in the log,
+naming the device, the connector and what there is, and the daemon drives what it can. Then
+the card goes away while the skeleton sweeps (flips in
 flight; the PCI device unbound from virtio-pci, so the kernel removes card0 and says so in a
 uevent), the daemon waits for a display and keeps answering, the settings meanwhile ask for
 800x600 (`reload`), and when the card comes back (bound again) it is driven at that new mode and
@@ -131,7 +134,8 @@ kill -TERM "$sd"; wait "$sd"; echo "@@SKELETOND_EXIT $?"
 
 def run_card_returns(c: Checker) -> None:
     out, layouts, files = case_files("card-returns", OUT.parent)
-    files["/etc/settings.json"] = b"{}"
+    files["/etc/settings.json"] = json.dumps({"display": {"outputs": ["Virtual-1", "HDMI-A-9"], "modes": {"Virtual-1": "1000x700"},
+                                                          "rotation": {"DP-7": 90}}}).encode()
     print("== the card goes away mid-sweep and comes back with another mode")
     r = qemu_harness.run(device="virtio-gpu-pci", extra_device_args=f"xres={FIRST[0]},yres={FIRST[1]}", guest_files=files,
                          guest_script=RETURN_GUEST, out_dir=out, name="card-returns", timeout=300,
@@ -139,7 +143,15 @@ def run_card_returns(c: Checker) -> None:
     log = r["serial_log"]
     (out / "serial.txt").write_text(log)
     c.check("card returns: guest script ran to the end", r["ok"], "; ".join(r.get("errors", [])) + f" (log {out}/serial.txt)")
+    for what, pattern in (("an unknown connector in outputs",
+                           "/dev/dri/card0: display.outputs names HDMI-A-9, a connector this device does not have (it has Virtual-1)"),
+                          ("an unknown connector in rotation", "display.rotation names DP-7, a connector this device does not have"),
+                          ("a mode the connector does not offer",
+                           "/dev/dri/card0, connector Virtual-1: no mode 1000x700 (it offers 1024x768, ")):
+        c.check(f"card returns: {what} is said, with what there is", pattern in log, pattern)
     sweeping = outputs(log, "SWEEPING")
+    c.check("card returns: the daemon drives what it can (the preferred mode)", [o.get("mode", "")[:8] for o in sweeping] == ["1024x768"],
+            json.dumps(sweeping)[:200])
     c.check("card returns: the skeleton was sweeping at the removal", any(o.get("framesPresented", 0) > 5 for o in sweeping),
             json.dumps(sweeping)[:300])
     gone = re.search(r"@@GONE (\{.*\})", log)

@@ -36,6 +36,21 @@ public final class DRMDisplay: Display {
             self.rotation = rotation
         }
 
+        /// What names a connector the device does not have, with what it has: one line each.
+        func unknownConnectors(known: [String]) -> [String] {
+            let has = "it has \(known.isEmpty ? "none" : known.joined(separator: ", "))"
+            var problems: [String] = []
+            for name in connectors ?? [] where !known.contains(name) {
+                problems.append("display.outputs names \(name), a connector this device does not have (\(has))")
+            }
+            for (key, names) in [("modes", Array(modes.keys)), ("rotation", Array(rotations.keys))] {
+                for name in names.sorted() where !known.contains(name) {
+                    problems.append("display.\(key) names \(name), a connector this device does not have (\(has)); ignored")
+                }
+            }
+            return problems
+        }
+
         /// The rotation of connector `name`, whose panel reports `panelOrientation` (or none).
         func rotation(of name: String, panelOrientation: Rotation?) -> Rotation {
             rotations[name] ?? rotation ?? panelOrientation ?? .upright
@@ -69,6 +84,8 @@ public final class DRMDisplay: Display {
         }
         defer { DRMCalls.free(resources) }
         let res = resources.pointee
+        let known = OutputChoice.connectorNames(fd, resources: res)
+        for problem in options.unknownConnectors(known: known) { log("\(path): \(problem)") }
         // First what to drive: connector, CRTC and mode of each output.
         var plans: [Plan] = []
         OutputChoice.forEach(fd, resources: res, probing: true, accepts: { name in options.connectors?.contains(name) ?? true },

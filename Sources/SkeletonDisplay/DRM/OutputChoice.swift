@@ -69,9 +69,28 @@ struct OutputChoice {
                 continue
             }
             if choice.wantedSizeMissing, let wanted {
-                log("connector \(name): no mode \(wanted); using its preferred mode")
+                log("connector \(name): no mode \(wanted) (it offers \(Self.offeredSizes(c))); using its preferred mode")
             }
             guard body(c, name, choice) else { return }
+        }
+    }
+
+    /// The distinct sizes of a connector's modes, in its order (preferred first), as "WxH, WxH".
+    static func offeredSizes(_ c: drmModeConnector) -> String {
+        var sizes: [String] = []
+        for i in 0..<Int(c.count_modes) {
+            let size = "\(c.modes[i].hdisplay)x\(c.modes[i].vdisplay)"
+            if !sizes.contains(size) { sizes.append(size) }
+        }
+        return sizes.count > 12 ? sizes.prefix(12).joined(separator: ", ") + " and \(sizes.count - 12) more" : sizes.joined(separator: ", ")
+    }
+
+    /// The names of every connector of a device, connected or not, as the kernel last probed them.
+    static func connectorNames(_ fd: FileDescriptor, resources res: drmModeRes) -> [String] {
+        (0..<Int(res.count_connectors)).compactMap { i in
+            guard let c = DRMCalls.connector(fd, res.connectors[i], probing: false) else { return nil }
+            defer { DRMCalls.free(c) }
+            return DRMCalls.connectorName(type: c.pointee.connector_type, typeID: c.pointee.connector_type_id)
         }
     }
 

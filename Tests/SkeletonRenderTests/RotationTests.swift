@@ -55,14 +55,20 @@ struct RotationTests {
         // 70x45: several 32-pixel tiles, with partial ones at the edges.
         let source = PixelBuffer(size: Size(width: 70, height: 45))
         for y in 0..<45 { for x in 0..<70 { source.canvas[x, y] = UInt32(y << 8 | x) } }
-        for rotation in [Rotation.clockwise90, .clockwise270] {
-            let target = PixelBuffer(size: Size(width: 45, height: 70), fill: 0)
-            target.canvas.copy(PixelRect(x: 3, y: 5, width: 60, height: 38), from: source.canvas, turnedBy: rotation)
-            for y in 5..<43 {
-                for x in 3..<63 {
-                    let (tx, ty) = landing(x, y, w: 70, h: 45, rotation)
-                    #expect(target.canvas[tx, ty] == UInt32(y << 8 | x))
+        // Rects whose sides are and are not multiples of the 4x4 blocks, at odd origins.
+        for rect in [PixelRect(x: 3, y: 5, width: 60, height: 38), PixelRect(x: 1, y: 2, width: 67, height: 41),
+                     PixelRect(x: 33, y: 31, width: 3, height: 2)] {
+            for rotation in [Rotation.clockwise90, .clockwise270] {
+                let target = PixelBuffer(size: Size(width: 45, height: 70), fill: 0xDEAD)
+                target.canvas.copy(rect, from: source.canvas, turnedBy: rotation)
+                var expected = [UInt32](repeating: 0xDEAD, count: 45 * 70)
+                for y in rect.y..<rect.maxY {
+                    for x in rect.x..<rect.maxX {
+                        let (tx, ty) = landing(x, y, w: 70, h: 45, rotation)
+                        expected[ty * 45 + tx] = UInt32(y << 8 | x)
+                    }
                 }
+                #expect(target.pixels == expected, "\(rect) turned \(rotation): every pixel of the rect where the turn says, nothing else touched")
             }
         }
     }

@@ -15,6 +15,7 @@ stage "swift test" swift test
 stage "layout schema" python3 Tests/schema/validate_layouts.py --decoder .build/debug/skeletond
 stage "systemd units" Tests/systemd/verify_units.sh .build/debug
 stage "fuzz (short)" scripts/fuzz.sh short
+stage "Plymouth's client" python3 Tests/plymouth/test_plymouth_client.py
 if [ -x Tests/e2e/run.sh ]; then
     stage "DRM under QEMU" Tests/e2e/run.sh
 fi

@@ -46,12 +46,7 @@ extension Daemon {
                 outputLayouts.assign(named, to: output, byRequest: true, transition: show.transition ?? named.layout.presentation.transition,
                                      showing: showing, now: now)
             }
-            let outcome = session.show(look, delay: show.delay, transition: show.transition ?? look.presentation.transition, now: now)
-            overridesInForce = look.overrides
-            needsDraw = true
-            if outcome != .pending { host.reacquire() }
-            if outcome == .shown { didAppear() }
-            logger.info("show \(look.layoutName): \(outcome.rawValue)")
+            let outcome = performShow(look, delay: show.delay, transition: show.transition ?? look.presentation.transition, now: now)
             var fields: [String: JSONValue] = ["state": .string(session.state.rawValue), "layout": .string(look.layoutName)]
             fields[outcome == .updated ? "updated" : outcome.rawValue] = true
             if let output = show.output, let named {
@@ -100,28 +95,46 @@ extension Daemon {
             client.reply(.ok(id: id, fields))
         case .hide(let hide):
             let transition = hide.transition ?? session.lookInForce?.presentation.transition ?? .default
-            let outcome = session.hide(transition: transition, retain: hide.retain, now: now)
-            needsDraw = true
-            logger.info("hide: \(outcome.rawValue)")
-            switch outcome {
-            case .retained:
-                markHidden(true)
-                host.release(retainingPicture: true)
-            case .hiding:
-                host.fadeToConsole()
-            case .cancelled:
-                markHidden(true)
-            case .hidden:
-                handle(.disappeared(retained: false))
-            case .alreadyHidden:
-                break
-            }
+            let outcome = performHide(transition: transition, retain: hide.retain, now: now)
             if hide.wait && outcome == .hiding {
                 waiters.append(Waiter(client: client, ticket: client.reserve(), id: id, until: .idle, afterFrame: pacer.framesDrawn))
             } else {
                 client.reply(.ok(id: id, ["state": .string(session.state.rawValue), outcome.rawValue: true]))
             }
         }
+    }
+
+    /// A show, whoever asks (the control socket, Plymouth's clients).
+    func performShow(_ look: SkeletonLook, delay: Double, transition: TransitionSpec, now: Double) -> Session.ShowOutcome {
+        let outcome = session.show(look, delay: delay, transition: transition, now: now)
+        overridesInForce = look.overrides
+        needsDraw = true
+        if outcome != .pending { host.reacquire() }
+        if outcome == .shown { didAppear() }
+        logger.info("show \(look.layoutName): \(outcome.rawValue)")
+        return outcome
+    }
+
+    /// A hide, whoever asks: the display is let go (or handed over with the frame retained)
+    /// once the skeleton has gone.
+    func performHide(transition: TransitionSpec, retain: Bool, now: Double) -> Session.HideOutcome {
+        let outcome = session.hide(transition: transition, retain: retain, now: now)
+        needsDraw = true
+        logger.info("hide: \(outcome.rawValue)")
+        switch outcome {
+        case .retained:
+            markHidden(true)
+            host.release(retainingPicture: true)
+        case .hiding:
+            host.fadeToConsole()
+        case .cancelled:
+            markHidden(true)
+        case .hidden:
+            handle(.disappeared(retained: false))
+        case .alreadyHidden:
+            break
+        }
+        return outcome
     }
 
     /// The look a show or update asks for: a named layout, or the one in force, with the

@@ -22,6 +22,14 @@ extension Daemon {
             fields["appearance"] = look.appearance.json
         }
         if let problem = host.display?.problem { fields["problem"] = .string(problem) }
+        if let plymouth {
+            var notes = plymouthNotes.json
+            if case .object(var o) = notes {
+                o["socket"] = .string("@" + plymouth.name)
+                notes = .object(o)
+            }
+            fields["plymouth"] = notes
+        }
         fields["outputs"] = .array(host.compositors.map { c in
             var o = c.output.statusFields
             o["name"] = .string(c.output.name)

@@ -26,6 +26,9 @@ public final class Daemon {
     var overridesInForce = PresentationOverrides()
     /// Outputs that show a layout of their own instead of the session's.
     var outputLayouts = OutputLayouts()
+    /// Plymouth's socket, when the settings ask for it, and what its clients told.
+    var plymouth: PlymouthServer?
+    var plymouthNotes = PlymouthNotes()
     let startTime: Double
     let debugTree: Bool
 
@@ -84,6 +87,16 @@ public final class Daemon {
         let server = ControlServer(socket: socket, logger: logger)
         server.execute = { [unowned self] request, client in execute(request, from: client) }
         self.server = server
+        if let name = settings.plymouthSocket {
+            do {
+                let plymouth = try PlymouthServer(name: name, logger: logger)
+                plymouth.execute = { [unowned self] request in executePlymouth(request) }
+                self.plymouth = plymouth
+                logger.info("answering Plymouth's clients on @\(name)")
+            } catch {
+                logger.warning("plymouth: cannot listen on @\(name) (\(error)): plymouthd itself may be running, and its clients talk to it")
+            }
+        }
         host.mark("socket listening")
         outputLayouts.applySettings(settingsOutputLayouts(), now: clock.now)
         host.open()
@@ -158,6 +171,7 @@ public final class Daemon {
     /// Lets go of the clients, the display (the console comes back) and the socket.
     public func shutdown() {
         server?.close()
+        plymouth?.close()
         host.shutdown(retained: session.retained)
         logger.info("stopped")
         logger.releaseHeldLines()
@@ -186,13 +200,13 @@ public final class Daemon {
             switch readiness {
             case .signal(let signal): handleSignal(signal)
             case .descriptor(let fd, let what):
-                if server?.handle(fd, what) != true { _ = host.handle(fd) }
+                if server?.handle(fd, what) != true && plymouth?.handle(fd, what) != true { _ = host.handle(fd) }
             }
         }
         server?.runQueuedLines()
     }
 
-    private var watches: [Watch] { (server?.watches ?? []) + host.watches }
+    private var watches: [Watch] { (server?.watches ?? []) + (plymouth?.watches ?? []) + host.watches }
 
     /// Frames change over time: the session moves, or a monitor just plugged in dissolves in.
     private func framesMove(at now: Double) -> Bool {

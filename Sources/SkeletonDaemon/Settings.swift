@@ -41,6 +41,8 @@ public struct Settings: Sendable, Equatable {
     public var memorySize = Size(width: 1280, height: 720)
     public var snapshotPath: String?
     public var logLevel = LogLevel.info
+    /// The abstract socket name Plymouth's clients are answered on; nil: not at all.
+    public var plymouthSocket: String?
     /// Where the start layout's first frame is kept per output size (see `FrameCache`); nil: no cache.
     public var frameCacheDirectory: String? = Settings.defaultFrameCacheDirectory
 
@@ -152,6 +154,17 @@ public struct Settings: Sendable, Equatable {
                 else if let d = r.string(m.value, m.path) {
                     if d.hasPrefix("/") { s.frameCacheDirectory = d } else { r.fail(m.path, "expected an absolute path or null, found \"\(d)\"") }
                 }
+            }
+            if let m = top.member("plymouth"), var o = r.object(m.value, m.path) {
+                var listen = false
+                var name = PlymouthServer.defaultName
+                if let v = o.member("listen"), let b = r.bool(v.value, v.path) { listen = b }
+                if let v = o.member("socket"), let text = r.string(v.value, v.path) {
+                    if text.hasPrefix("/") && text.utf8.count < 100 { name = text }
+                    else { r.fail(v.path, "expected an abstract socket name such as \"/org/freedesktop/plymouthd\" (starting with /, under 100 bytes), found \"\(text)\"") }
+                }
+                s.plymouthSocket = listen ? name : nil
+                r.issues += o.unknownKeyIssues()
             }
             if let m = top.member("logLevel"), let text = r.string(m.value, m.path) {
                 if let level = LogLevel(name: text) { s.logLevel = level }

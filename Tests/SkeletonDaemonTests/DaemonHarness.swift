@@ -149,6 +149,20 @@ final class TestClient {
         }
     }
 
+    /// Exactly `count` bytes, or what came before a timeout or the end of the stream.
+    func readBytes(_ count: Int, seconds: Double = 10) -> [UInt8] {
+        while pending.count < count {
+            guard waitReadable(fd, seconds: seconds) else { break }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let n = read(fd, &buffer, buffer.count)
+            if n <= 0 { break }
+            pending += buffer[0..<n]
+        }
+        let taken = Array(pending.prefix(count))
+        pending.removeFirst(taken.count)
+        return taken
+    }
+
     /// The next reply line as JSON, or nil on timeout or end of stream.
     func readReply(seconds: Double = 10) -> JSONValue? {
         while true {

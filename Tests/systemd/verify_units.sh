@@ -88,8 +88,8 @@ else
 fi
 missing=()
 for directive in Type=notify DefaultDependencies=no ConditionKernelCommandLine=!skeletond.enable=0 \
-        ProtectSystem=strict ProtectHome=yes NoNewPrivileges=yes PrivateNetwork=yes \
-        RestrictAddressFamilies=AF_UNIX DevicePolicy=closed 'DeviceAllow=char-drm rw' RuntimeDirectory=skeletond; do
+        ProtectSystem=strict ProtectHome=yes NoNewPrivileges=yes IPAddressDeny=any \
+        'RestrictAddressFamilies=AF_UNIX AF_NETLINK' DevicePolicy=closed 'DeviceAllow=char-drm rw' RuntimeDirectory=skeletond; do
     grep -qxF "$directive" "$work/skeletond.service" || missing+=("$directive")
 done
 if [ ${#missing[@]} -eq 0 ]; then

@@ -1,0 +1,122 @@
+import SkeletonProtocol
+import SkeletonSystem
+
+/// Plymouth's socket: the abstract Unix socket `/org/freedesktop/plymouthd` that Plymouth's
+/// clients (`plymouth`, systemd's units, cryptsetup's password agents, distribution scripts)
+/// talk to, answered here the way plymouthd answers. Only root may drive it, as with plymouthd
+/// (an abstract socket has no file permissions); others get a NAK. Each request is answered
+/// at once; a connection whose replies pile up unread is closed.
+final class PlymouthServer {
+    let name: String
+    private let listener: FileDescriptor
+    private let logger: Logger
+    private var connections: [FileDescriptor: Connection] = [:]
+    /// Carries out one request and says what to answer.
+    var execute: (PlymouthRequest) -> PlymouthReply = { _ in .nak }
+
+    static let defaultName = "/org/freedesktop/plymouthd"
+    static let maximumConnections = 64
+    private static let unreadLimit = 4096
+
+    private final class Connection {
+        let fd: FileDescriptor
+        let uid: UInt32?
+        var framer = PlymouthFramer()
+        var output: [UInt8] = []
+
+        init(fd: FileDescriptor, uid: UInt32?) {
+            self.fd = fd
+            self.uid = uid
+        }
+    }
+
+    /// Listens on the abstract socket `name`; throws when it is taken (plymouthd itself runs).
+    init(name: String, logger: Logger) throws(Errno) {
+        self.name = name
+        self.logger = logger
+        listener = try SystemCalls.unixListen("@" + name, backlog: 32)
+    }
+
+    var watches: [Watch] {
+        var result = [Watch(descriptor: listener, events: connections.count < Self.maximumConnections ? .readable : [])]
+        for c in connections.values {
+            result.append(Watch(descriptor: c.fd, events: c.output.isEmpty ? .readable : [.readable, .writable]))
+        }
+        return result
+    }
+
+    /// Handles a ready descriptor; false when it is not the server's.
+    func handle(_ fd: FileDescriptor, _ events: PollEvents) -> Bool {
+        if fd == listener {
+            accept()
+            return true
+        }
+        guard let c = connections[fd] else { return false }
+        if events.contains(.writable) { flush(c) }
+        if connections[fd] != nil, !events.isDisjoint(with: [.readable, .hangUp, .error]) { read(c) }
+        return true
+    }
+
+    func close() {
+        for c in connections.values { drop(c) }
+        listener.close()
+    }
+
+    private func accept() {
+        while connections.count < Self.maximumConnections {
+            let fd: FileDescriptor
+            do {
+                guard let accepted = try SystemCalls.accept(listener) else { return }
+                fd = accepted
+            } catch {
+                logger.warning("plymouth: \(error)")
+                return
+            }
+            connections[fd] = Connection(fd: fd, uid: (try? SystemCalls.peerCredentials(fd))?.uid)
+        }
+    }
+
+    private func read(_ c: Connection) {
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        let count: Int?
+        do { count = try buffer.withUnsafeMutableBytes { try c.fd.read(into: $0) } } catch {
+            drop(c)
+            return
+        }
+        guard let count else { return }
+        if count == 0 {
+            drop(c)
+            return
+        }
+        c.framer.append(buffer[0..<count])
+        while let request = c.framer.next() {
+            let reply: PlymouthReply
+            if c.uid == 0 {
+                reply = execute(request)
+            } else {
+                logger.warning("plymouth: refused a request from uid \(c.uid.map(String.init) ?? "unknown"): only root may drive the splash")
+                reply = .nak
+            }
+            c.output += reply.bytes
+        }
+        flush(c)
+    }
+
+    private func flush(_ c: Connection) {
+        while !c.output.isEmpty {
+            let sent = SystemCalls.sendWithoutWaiting(c.fd, c.output)
+            // Nothing taken: the socket is full, or the peer went (its hang-up is read next).
+            if sent == 0 { break }
+            c.output.removeFirst(sent)
+        }
+        if c.output.count > Self.unreadLimit {
+            logger.warning("plymouth: a client does not read its replies; closing it")
+            drop(c)
+        }
+    }
+
+    private func drop(_ c: Connection) {
+        guard connections.removeValue(forKey: c.fd) != nil else { return }
+        c.fd.close()
+    }
+}

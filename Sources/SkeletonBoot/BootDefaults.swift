@@ -3,4 +3,6 @@
 public enum BootDefaults {
     public static let settingsPath = "/etc/skeletond/skeletond.json"
     public static let frameCacheDirectory = "/var/cache/skeletond"
+    /// Written by a daemon started from the initramfs beside the default control socket.
+    public static let initramfsMarkerPath = "/run/skeletond/initramfs.pid"
 }

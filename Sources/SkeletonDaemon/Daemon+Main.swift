@@ -16,6 +16,11 @@ extension Daemon {
             return 1
         }
         logger.level = settings.logLevel
+        if InitramfsStart.requested {
+            InitramfsStart.markArgumentZero()
+        } else if let connection = InitramfsAttachment.connect(socketPath: settings.socketPath) {
+            return InitramfsAttachment.run(connection: connection, socketPath: settings.socketPath, logger: logger)
+        }
         if let age = processAgeSeconds() {
             logger.debug("start-up: arguments parsed \(Int((age * 1000).rounded())) ms after process start (10 ms resolution)")
         }

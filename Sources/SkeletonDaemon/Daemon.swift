@@ -87,6 +87,7 @@ public final class Daemon {
         let server = ControlServer(socket: socket, logger: logger)
         server.execute = { [unowned self] request, client in execute(request, from: client) }
         self.server = server
+        if InitramfsStart.requested { InitramfsStart.writeMarker(socketPath: settings.socketPath, logger: logger) }
         if let name = settings.plymouthSocket {
             do {
                 let plymouth = try PlymouthServer(name: name, logger: logger)
@@ -172,6 +173,7 @@ public final class Daemon {
     public func shutdown() {
         server?.close()
         plymouth?.close()
+        if InitramfsStart.requested { InitramfsStart.removeMarker(socketPath: settings.socketPath) }
         host.shutdown(retained: session.retained)
         logger.info("stopped")
         logger.releaseHeldLines()

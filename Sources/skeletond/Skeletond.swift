@@ -17,7 +17,10 @@ struct Skeletond: ParsableCommand {
     /// Before that, a start that has a boot record puts its first frame on screen from it.
     static func main() {
         let arguments = UnsafeBufferPointer(start: CommandLine.unsafeArgv + 1, count: max(0, Int(CommandLine.argc) - 1))
-        let start = StartFrames.atBoot(arguments: arguments)
+        // While the daemon started in the initramfs shows the skeleton, this one attaches to it
+        // (`InitramfsAttachment`) and must not touch the display first.
+        let attaching = SystemCalls.fileExists(BootDefaults.initramfsMarkerPath) && SystemCalls.environment("SKELETOND_INITRAMFS") != "1"
+        let start = attaching ? StartFrames() : StartFrames.atBoot(arguments: arguments)
         if let flags = RunFlags(bootArguments: Array(CommandLine.arguments.dropFirst())) {
             let status = Daemon.main(flags: flags, provider: makeDisplayProvider(start: start), start: start)
             // A start that failed before it opened the display puts the console back.

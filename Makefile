@@ -10,7 +10,7 @@ RELEASE = .build/release
 DEBUG = .build/debug
 RUNDIR = build/run
 
-.PHONY: all deps build release run test fuzz bench install clean
+.PHONY: all deps build release run test fuzz bench install install-files deb clean
 
 all: release
 
@@ -48,8 +48,14 @@ bench: release
 	$(RELEASE)/skeletond bench-control
 
 install: release
+	$(MAKE) install-files
+
+# What `install` puts in place, from already built executables (BINARIES: the static ones for a
+# package); the Debian package's rules call this.
+BINARIES ?= $(RELEASE)
+install-files:
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/skeletond/layouts $(DESTDIR)/var/cache/skeletond
-	install -m 755 $(RELEASE)/skeletond $(RELEASE)/skeletonctl $(DESTDIR)$(BINDIR)/
+	install -m 755 $(BINARIES)/skeletond $(BINARIES)/skeletonctl $(DESTDIR)$(BINDIR)/
 	for unit in skeletond.service skeletond.socket skeletond-hide.service skeletond-cache.path skeletond-cache.service; do \
 		sed 's|@BINDIR@|$(BINDIR)|g' systemd/$$unit > $(DESTDIR)$(UNITDIR)/$$unit; \
 		chmod 644 $(DESTDIR)$(UNITDIR)/$$unit; \
@@ -65,10 +71,22 @@ install: release
 	fi
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
 		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
-	$(RELEASE)/skeletonctl --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/skeletonctl
-	$(RELEASE)/skeletonctl --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_skeletonctl
-	$(RELEASE)/skeletonctl --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/skeletonctl.fish
-	$(RELEASE)/skeletond --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/skeletond
+	@# bash-completion sources these files: no #! line.
+	$(BINARIES)/skeletonctl --generate-completion-script bash | sed '1{/^#!/d}' > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/skeletonctl
+	$(BINARIES)/skeletonctl --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_skeletonctl
+	$(BINARIES)/skeletonctl --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/skeletonctl.fish
+	$(BINARIES)/skeletond --generate-completion-script bash | sed '1{/^#!/d}' > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/skeletond
+	@# The initramfs: initramfs-tools' hook and boot script, and a dracut module.
+	install -d $(DESTDIR)$(PREFIX)/share/initramfs-tools/hooks $(DESTDIR)$(PREFIX)/share/initramfs-tools/scripts/init-top \
+		$(DESTDIR)$(PREFIX)/lib/dracut/modules.d/90skeletond
+	install -m 755 initramfs/initramfs-tools/hooks/skeletond $(DESTDIR)$(PREFIX)/share/initramfs-tools/hooks/skeletond
+	install -m 755 initramfs/initramfs-tools/scripts/init-top/skeletond $(DESTDIR)$(PREFIX)/share/initramfs-tools/scripts/init-top/skeletond
+	install -m 755 initramfs/dracut/90skeletond/module-setup.sh initramfs/dracut/90skeletond/skeletond-start.sh \
+		$(DESTDIR)$(PREFIX)/lib/dracut/modules.d/90skeletond/
+
+# The Debian package, build/deb/skeletond_VERSION_ARCH.deb, checked with lintian.
+deb:
+	@scripts/make-deb.sh
 
 clean:
 	rm -rf .build .build-fuzz build

@@ -23,6 +23,30 @@ public enum OptionValues {
         }
     }
 
+    /// `ID=TEXT`: a label's text by its id (the text may hold '=' and be empty).
+    @Sendable public static func labelText(_ text: String) throws -> ContentEntry<String> {
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+            throw ValidationError("expected ID=TEXT (a label's id, '=', its text), found \"\(text)\"")
+        }
+        return ContentEntry(id: String(text[..<equals]), value: String(text[text.index(after: equals)...]))
+    }
+
+    /// `[ID=]VALUE`: a number from 0 to 1 or `indeterminate`, for a bar by id or for the layout's bar.
+    @Sendable public static func progress(_ text: String) throws -> ContentEntry<ProgressValue> {
+        var id: String?
+        var valueText = Substring(text)
+        if let equals = text.firstIndex(of: "=") {
+            guard equals != text.startIndex else { throw ValidationError("expected [ID=]VALUE, found \"\(text)\"") }
+            id = String(text[..<equals])
+            valueText = text[text.index(after: equals)...]
+        }
+        if valueText == "indeterminate" { return ContentEntry(id: id, value: .indeterminate) }
+        guard let number = Double(valueText), number >= 0, number <= 1 else {
+            throw ValidationError("expected a progress value from 0 to 1 or indeterminate, found \"\(valueText)\"")
+        }
+        return ContentEntry(id: id, value: .fraction(number))
+    }
+
     /// `none` or `crossDissolve[:SECONDS]`, SECONDS as the protocol allows them.
     @Sendable public static func transition(_ text: String) throws -> TransitionSpec {
         if text == "none" { return .none }

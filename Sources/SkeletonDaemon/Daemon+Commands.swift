@@ -72,11 +72,16 @@ extension Daemon {
                 case .failure(let e): client.reply(.error(id: id, e)); return
                 }
             }
-            let look: SkeletonLook
+            var look: SkeletonLook
             switch lookFor(layout: update.output == nil ? update.layout : nil, overrides: update.overrides, reset: update.reset) {
             case .success(let l): look = l
             case .failure(let e): client.reply(.error(id: id, e)); return
             }
+            switch contentChange(update, for: look.layout) {
+            case .success(let change): look.content = look.content.merging(change)
+            case .failure(let e): client.reply(.error(id: id, e)); return
+            }
+            contentInForce = contentInForce.merging(look.content)
             if let output = update.output, let named {
                 outputLayouts.assign(named, to: output, byRequest: true, transition: update.transition ?? named.layout.presentation.transition,
                                      showing: true, now: now)
@@ -156,7 +161,44 @@ extension Daemon {
             }
         }
         look.overrides = reset ? overrides : overridesInForce.merged(with: overrides)
+        let targets = ContentTargets(look.layout)
+        look.content = targets.roleContent(message: splashMessage, progress: splashProgress).merging(targets.accepted(contentInForce))
         return .success(look)
+    }
+
+    /// An update's texts and values, with `message` and `progress` given to the nodes of those
+    /// roles; an error naming the node when one is unknown or of the wrong kind.
+    func contentChange(_ update: UpdateRequest, for layout: Layout) -> Result<LayoutContent, ProtocolError> {
+        let targets = ContentTargets(layout)
+        var change = update.content
+        if let message = update.message {
+            guard let ids = targets.roles[.message] else {
+                return .failure(ProtocolError(.badRequest, "\"message\": the layout has no label with \"role\": \"message\""))
+            }
+            for id in ids { change.texts[id] = message }
+        }
+        if let progress = update.progress {
+            guard let ids = targets.roles[.progress] else {
+                return .failure(ProtocolError(.badRequest, "\"progress\": the layout has no bar with \"role\": \"progress\" and not exactly one bar"))
+            }
+            for id in ids { change.values[id] = progress }
+        }
+        if let problem = targets.problem(with: change) { return .failure(ProtocolError(.badRequest, "\"content\": " + problem)) }
+        return .success(change)
+    }
+
+    /// Sets a role's content from a splash protocol (Plymouth's messages and progress, psplash's
+    /// MSG and PROGRESS): kept for later layouts, shown now where the layout has such a node.
+    func setRoleContent(message: String? = nil, progress: ProgressValue? = nil) {
+        if let message { splashMessage = message }
+        if let progress { splashProgress = progress }
+        guard var look = session.lookInForce else { return }
+        let change = ContentTargets(look.layout).roleContent(message: message, progress: progress)
+        guard !change.isEmpty else { return }
+        look.content = look.content.merging(change)
+        contentInForce = contentInForce.merging(change)
+        session.update(look, transition: .none, now: clock.now)
+        needsDraw = true
     }
 
     /// The layout a request names for one output.

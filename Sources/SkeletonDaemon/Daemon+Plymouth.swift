@@ -22,12 +22,15 @@ extension Daemon {
                 return .ack
             }
             plymouthNotes.progress = value
+            setRoleContent(progress: .fraction(Double(value) / 100))
         case .systemInitialized:
             plymouthNotes.systemInitialized = true
         case .showMessage:
             plymouthNotes.show(message: request.text)
+            setRoleContent(message: request.text)
         case .hideMessage:
             plymouthNotes.messages.removeAll { $0 == request.text }
+            if splashMessage == request.text { setRoleContent(message: plymouthNotes.messages.last ?? "") }
         case .progressPause:
             plymouthNotes.progressPaused = true
         case .progressUnpause:

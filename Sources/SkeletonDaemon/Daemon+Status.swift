@@ -21,6 +21,8 @@ extension Daemon {
             fields["layout"] = .string(look.layoutName)
             fields["presentation"] = look.presentation.json(direction: look.layout.direction(for: look.presentation))
             fields["appearance"] = look.appearance.json
+            var resolver = LayoutResolver(layout: look.layout, content: look.content)
+            fields["content"] = Self.contentInForce(resolver.resolve().root)
         }
         if let problem = host.display?.problem { fields["problem"] = .string(problem) }
         if let plymouth {
@@ -43,10 +45,22 @@ extension Daemon {
         return fields
     }
 
+    /// Every label's text and bar's value in force, by id: `{"ID": {"text": ...} | {"value": ...}}`.
+    static func contentInForce(_ root: ResolvedNode) -> JSONValue {
+        var content = LayoutContent()
+        func visit(_ node: ResolvedNode) {
+            if let id = node.id, let text = node.text { content.texts[id] = text }
+            if let id = node.id, let value = node.value { content.values[id] = value }
+            node.children.forEach(visit)
+        }
+        visit(root)
+        return content.json
+    }
+
     func treeJSON(_ look: SkeletonLook) -> JSONValue {
         let size = host.firstOutputSize ?? look.layout.canvas.size
         var resolver = LayoutResolver(layout: look.layout, outputSize: size, appearance: look.appearance,
-                                      stagger: look.presentation.animation.stagger)
+                                      stagger: look.presentation.animation.stagger, content: look.content)
         return resolver.resolve().treeDocument(layoutName: look.layoutName)
     }
 }

@@ -24,6 +24,12 @@ public final class Daemon {
     var waiters: [Waiter] = []
     /// The command overrides on top of the layout shown; `reset` clears them.
     var overridesInForce = PresentationOverrides()
+    /// Texts and values set by commands, carried to later looks wherever their nodes exist.
+    var contentInForce = LayoutContent()
+    /// The last message and progress from a splash protocol (Plymouth's, psplash's), for the
+    /// nodes of those roles in whatever layout shows.
+    var splashMessage: String?
+    var splashProgress: ProgressValue?
     /// Outputs that show a layout of their own instead of the session's.
     var outputLayouts = OutputLayouts()
     /// Plymouth's socket, when the settings ask for it, and what its clients told.
@@ -212,7 +218,7 @@ public final class Daemon {
 
     /// Frames change over time: the session moves, or a monitor just plugged in dissolves in.
     private func framesMove(at now: Double) -> Bool {
-        session.isMoving(at: now) || ((host.hasArrivals || outputLayouts.isMoving) && session.frame(at: now) != nil)
+        session.isMoving(at: now) || ((host.hasArrivals || outputLayouts.isMoving || host.contentMoves) && session.frame(at: now) != nil)
     }
 
     private func nextDeadline(now: Double) -> Double? {

@@ -20,6 +20,8 @@ final class DisplayHost {
     var onAttach: () -> Void = {}
     private(set) var display: (any Display)?
     private(set) var compositors: [OutputCompositor] = []
+    /// Makes pictures and texts for every output's compositor.
+    var sprites: SpriteSource?
     /// True after the display was handed back (hide); the next appearance takes it again.
     private(set) var released = false
     private var waitDeadline: Double?
@@ -96,7 +98,7 @@ final class DisplayHost {
 
     private func attach(_ d: any Display) {
         display = d
-        compositors = d.outputs.map(OutputCompositor.init)
+        compositors = d.outputs.map { OutputCompositor(output: $0, sprites: sprites) }
         listenForHotplug(on: d)
         waitDeadline = nil
         retryAt = nil
@@ -207,7 +209,7 @@ final class DisplayHost {
         compositors.removeAll { c in changes.removed.contains { $0 === c.output } }
         for output in changes.removed { arrivals[output.name] = nil }
         for output in changes.added {
-            let compositor = OutputCompositor(output: output)
+            let compositor = OutputCompositor(output: output, sprites: sprites)
             compositor.arriveDissolving()
             compositors.append(compositor)
             arrivals[output.name] = eventAt
@@ -217,6 +219,9 @@ final class DisplayHost {
 
     /// Some output is still dissolving in after its monitor was plugged in.
     var hasArrivals: Bool { compositors.contains { $0.isArriving } }
+
+    /// Some output's content still moves: a bar slides or is indeterminate.
+    var contentMoves: Bool { compositors.contains { $0.contentMoves } }
 
     // MARK: Drawing
 

@@ -26,8 +26,12 @@ public final class OutputCompositor {
 
     private static let ease = TimingCurve(.easeInOut)
 
-    public init(output: any DisplayOutput) {
+    /// Makes the pixels of pictures and texts; nil: they show as skeletons.
+    private let sprites: SpriteSource?
+
+    public init(output: any DisplayOutput, sprites: SpriteSource? = nil) {
         self.output = output
+        self.sprites = sprites
         self.beneath = PixelBuffer(size: output.size, fill: 0)
     }
 
@@ -44,12 +48,16 @@ public final class OutputCompositor {
     /// This output was plugged in while the skeleton shows: it dissolves in.
     public func arriveDissolving() { arrival = .awaitingFirstFrame }
 
+    /// Content still moves on this output: a bar slides to a new value, or is indeterminate.
+    public var contentMoves: Bool { shadowOwner?.contentMoves ?? false }
+
     /// Still dissolving in: frames change over time.
     public var isArriving: Bool { arrival != nil }
 
     public func renderer(for look: SkeletonLook) -> FrameRenderer {
         if let r = renderers[look] { return r }
-        let r = FrameRenderer(layout: look.layout, outputSize: output.size, overrides: look.overrides, reusing: latest)
+        let r = FrameRenderer(layout: look.layout, outputSize: output.size, overrides: look.overrides, content: look.content,
+                              reusing: latest, sprites: sprites)
         renderers[look] = r
         latest = r
         return r
@@ -80,7 +88,8 @@ public final class OutputCompositor {
         framesDrawn += 1
         if frame.isSteady {
             if shadowOwner !== main {
-                main.invalidate()
+                // A change of content alone redraws only the nodes whose content changed.
+                if shadowOwner.map({ !main.continueFrom($0) }) ?? true { main.invalidate() }
                 shadowOwner = main
             }
             return (main.render(at: frame.animationTime, into: shadow, mirror: mirror), mirror != nil)

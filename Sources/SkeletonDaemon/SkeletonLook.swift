@@ -5,11 +5,15 @@ public struct SkeletonLook: Sendable, Hashable {
     public var layoutName: String
     public var layout: Layout
     public var overrides: PresentationOverrides
+    /// Label texts and bar values set by commands (and by Plymouth's and psplash's clients).
+    public var content: LayoutContent
 
-    public init(layoutName: String, layout: Layout, overrides: PresentationOverrides = PresentationOverrides()) {
+    public init(layoutName: String, layout: Layout, overrides: PresentationOverrides = PresentationOverrides(),
+                content: LayoutContent = LayoutContent()) {
         self.layoutName = layoutName
         self.layout = layout
         self.overrides = overrides
+        self.content = content
     }
 
     public var presentation: Presentation { overrides.applied(to: layout.presentation) }

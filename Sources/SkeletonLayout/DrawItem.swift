@@ -24,6 +24,9 @@ public struct SkeletonShape: Sendable, Hashable {
 public enum DrawItem: Sendable, Hashable {
     case content(ContentFill)
     case skeleton(SkeletonShape)
+    /// A picture or a text, made into pixels once per output by a `SpriteSource`.
+    case sprite(SpriteItem)
+    case progress(ProgressItem)
 }
 
 /// A layout placed on an output: the debug tree and the draw list.

@@ -53,9 +53,10 @@ struct LayoutCensus {
         var tally = Tally(nodes: 1, shapes: 0)
         if skeletonHere && node.hiddenWhenSkeletonActive { return tally }
         let hasSkeletonChildren = skeletonHere && node.children.contains { $0.skeletonable }
-        let isLeaf = node.kind == .text || node.kind == .image || (node.kind == .view && !hasSkeletonChildren)
+        let isLeaf = node.kind.isLeaf || (node.kind == .view && !hasSkeletonChildren)
         let drawsSkeleton = skeletonHere && isLeaf
         if !drawsSkeleton && node.background != nil { tally.shapes += 1 }
+        if !drawsSkeleton && node.drawsContent { tally.shapes += 1 }
         switch node.kind {
         case .view:
             for child in node.children {
@@ -65,12 +66,12 @@ struct LayoutCensus {
             if let list = node.list { tally = tally + listTally(list, node: node, frame: frame, text: metrics, skeletonAllowed: skeletonHere) }
         case .grid:
             if let grid = node.grid { tally = tally + gridTally(grid, node: node, frame: frame, text: metrics, skeletonAllowed: skeletonHere) }
-        case .text, .image:
+        case .text, .image, .label, .progress:
             break
         }
         if drawsSkeleton {
-            if node.kind == .text {
-                let lines = RepeatCounts.textLines(node.text ?? TextSpec(), height: frame.height, lineHeight: metrics.lineHeight,
+            if let bars = node.barSpec {
+                let lines = RepeatCounts.textLines(bars, height: frame.height, lineHeight: metrics.lineHeight,
                                                    spacing: metrics.spacing)
                 tally.shapes += within(LayoutLimits.textLinesPerNode, lines, at: node.path,
                                        "this text node resolves to \(Self.describe(lines)) lines",

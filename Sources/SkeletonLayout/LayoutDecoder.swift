@@ -2,8 +2,12 @@
 public struct LayoutDecoder {
     var reader = ValueReader()
     private var ids: [String: String] = [:]
+    /// The directory relative picture paths are read from: the layout file's.
+    public var baseDirectory: String?
 
-    public init() {}
+    public init(baseDirectory: String? = nil) {
+        self.baseDirectory = baseDirectory
+    }
 
     public var issues: [LayoutIssue] { reader.issues }
 
@@ -117,7 +121,7 @@ public struct LayoutDecoder {
         guard var o = reader.object(value, path) else { return nil }
         let kind: NodeKind?
         if let m = o.member("kind") { kind = reader.enumeration(m.value, m.path, NodeKind.self) } else {
-            reader.fail(path.key("kind"), "missing key \"kind\": expected one of \"view\", \"text\", \"image\", \"list\", \"grid\"")
+            reader.fail(path.key("kind"), "missing key \"kind\": expected one of " + NodeKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))
             kind = nil
         }
         var id: String?
@@ -150,6 +154,10 @@ public struct LayoutDecoder {
         var text: TextSpec?
         var list: ListSpec?
         var grid: GridSpec?
+        var picture: PictureSpec?
+        var label: LabelSpec?
+        var progress: ProgressSpec?
+        let role = o.member("role").flatMap { reader.enumeration($0.value, $0.path, NodeRole.self) }
         switch kind {
         case .view:
             if let m = o.member("children"), let items = reader.array(m.value, m.path) {
@@ -160,7 +168,18 @@ public struct LayoutDecoder {
         case .text: text = decodeText(&o)
         case .list: list = decodeList(&o, path)
         case .grid: grid = decodeGrid(&o, path)
-        case .image, nil: break
+        case .image: picture = decodePicture(&o, path)
+        case .label: label = decodeLabel(&o, path)
+        case .progress: progress = decodeProgress(&o)
+        case nil: break
+        }
+        if let role, let kind {
+            let fits = (role == .message && kind == .label) || (role == .progress && kind == .progress)
+            if !fits {
+                reader.fail(path.key("role"), "role \"\(role.rawValue)\" is for a \(role == .message ? "label" : "progress") node, not a \(kind.rawValue) node")
+            } else if id == nil {
+                reader.fail(path.key("role"), "a node with a role needs an \"id\": commands reach it by its id")
+            }
         }
         for key in ["children"] where kind != .view && o.has(key) && kind != nil {
             reader.fail(path.key(key), "a \(kind!.rawValue) node has no children: only a view does (lists and grids take templates)")
@@ -168,13 +187,70 @@ public struct LayoutDecoder {
         }
         if kind == nil {
             for key in ["children", "lines", "padding", "lastLineAlignment", "verticalAlignment", "rowHeight", "rows",
-                        "row", "sections", "itemSize", "spacing", "items", "item"] { _ = o.member(key) }
+                        "row", "sections", "itemSize", "spacing", "items", "item", "source", "contentMode", "text", "font",
+                        "fontSize", "weight", "color", "alignment", "lineHeight", "trackColor", "fillColor", "value",
+                        "direction", "valueAnimation", "indeterminatePeriod"] { _ = o.member(key) }
         }
         reader.issues += o.unknownKeyIssues()
         guard let kind else { return nil }
         return Node(kind: kind, id: id, frame: frame, skeletonable: skeletonable, hiddenWhenSkeletonActive: hidden,
                     background: background, cornerRadius: cornerRadius, shape: shape, appearance: appearance,
-                    animationDelay: delay, children: children, text: text, list: list, grid: grid, path: path.text)
+                    animationDelay: delay, children: children, text: text, list: list, grid: grid, picture: picture,
+                    label: label, progress: progress, role: role, path: path.text)
+    }
+
+    private mutating func decodePicture(_ o: inout ObjectReader, _ path: JSONPath) -> PictureSpec? {
+        let mode = o.member("contentMode").flatMap { reader.enumeration($0.value, $0.path, ContentMode.self) }
+        guard let m = o.member("source") else {
+            if mode != nil { reader.fail(path.key("contentMode"), "a contentMode needs a \"source\"") }
+            return nil
+        }
+        guard let text = reader.string(m.value, m.path) else { return nil }
+        if text.isEmpty {
+            reader.fail(m.path, "expected a PNG file's path or \"bgrt\", found an empty string")
+            return nil
+        }
+        let source: PictureSource
+        if text == "bgrt" { source = .bgrt }
+        else if text.hasPrefix("/") || baseDirectory == nil { source = .file(text) }
+        else { source = .file(baseDirectory! + "/" + text) }
+        return PictureSpec(source: source, contentMode: mode ?? .scaleAspectFit)
+    }
+
+    private mutating func decodeLabel(_ o: inout ObjectReader, _ path: JSONPath) -> LabelSpec {
+        var spec = LabelSpec(text: "")
+        if let m = o.member("text"), let v = reader.string(m.value, m.path) { spec.text = v }
+        if let m = o.member("font"), let v = reader.string(m.value, m.path) {
+            if v.isEmpty { reader.fail(m.path, "expected a font file's path, found an empty string") } else {
+                spec.font = v.hasPrefix("/") || baseDirectory == nil ? v : baseDirectory! + "/" + v
+            }
+        }
+        if let m = o.member("fontSize"), let v = reader.number(m.value, m.path, in: 0...1024, exclusiveMinimum: true) { spec.fontSize = v }
+        if let m = o.member("weight"), let v = reader.integer(m.value, m.path, in: 1...1000) { spec.weight = v }
+        if let m = o.member("color"), let v = reader.color(m.value, m.path) { spec.color = v }
+        if let m = o.member("alignment"), let v = reader.enumeration(m.value, m.path, TextAlignment.self) { spec.alignment = v }
+        if let m = o.member("lines"), let v = reader.repeatCount(m.value, m.path, in: 1...LayoutLimits.textLinesPerNode) {
+            if case .count(let n) = v { spec.lines = n } else { spec.lines = nil }
+        }
+        if let m = o.member("lineHeight"), let v = reader.number(m.value, m.path, in: 0...4096, exclusiveMinimum: true) { spec.lineHeight = v }
+        return spec
+    }
+
+    private mutating func decodeProgress(_ o: inout ObjectReader) -> ProgressSpec {
+        var spec = ProgressSpec()
+        if let m = o.member("trackColor"), let v = reader.color(m.value, m.path) { spec.trackColor = v }
+        if let m = o.member("fillColor"), let v = reader.color(m.value, m.path) { spec.fillColor = v }
+        if let m = o.member("direction"), let v = reader.enumeration(m.value, m.path, LayoutDirection.self) { spec.direction = v }
+        if let m = o.member("value") {
+            if case .string("indeterminate") = m.value { spec.value = .indeterminate }
+            else if case .string = m.value { reader.fail(m.path, "expected a number from 0 to 1 or \"indeterminate\", found \(m.value.typeDescription)") }
+            else if let v = reader.number(m.value, m.path, in: 0...1) { spec.value = .fraction(v) }
+        }
+        if let m = o.member("valueAnimation"), let v = reader.number(m.value, m.path, in: 0...10) { spec.valueAnimation = v }
+        if let m = o.member("indeterminatePeriod"), let v = reader.number(m.value, m.path, in: 0...60, exclusiveMinimum: true) {
+            spec.indeterminatePeriod = v
+        }
+        return spec
     }
 
     private mutating func decodeFrame(_ value: JSONValue, _ path: JSONPath) -> FrameSpec? {

@@ -10,7 +10,8 @@ public enum LayoutLoader {
         } catch {
             return .failure(LayoutError(file: file, issues: [LayoutIssue(path: "", message: "not valid JSON: \(error)")]))
         }
-        var decoder = LayoutDecoder()
+        let directory = file.lastIndex(of: "/").map { String(file[..<$0]) }
+        var decoder = LayoutDecoder(baseDirectory: directory.map { $0.isEmpty ? "/" : $0 })
         guard let layout = decoder.decodeLayout(document, defaultName: stem(of: file)) else {
             return .failure(LayoutError(file: file, issues: decoder.issues))
         }

@@ -8,6 +8,8 @@ public struct LayoutResolver {
     public let appearance: Appearance
     public let outputSize: Size
     public let stagger: Double
+    /// Texts and values set by commands, over the layout's own.
+    public let content: LayoutContent
     private let transform: ViewportTransform
     private var items: [DrawItem] = []
     private var shapeCount = 0
@@ -17,8 +19,10 @@ public struct LayoutResolver {
     private var issuePaths: Set<String> = []
 
     /// `appearance` and `stagger` default to the layout's own; a command may override them.
-    public init(layout: Layout, outputSize: Size? = nil, appearance: Appearance? = nil, stagger: Double? = nil) {
+    public init(layout: Layout, outputSize: Size? = nil, appearance: Appearance? = nil, stagger: Double? = nil,
+                content: LayoutContent = LayoutContent()) {
         self.layout = layout
+        self.content = content
         self.appearance = appearance ?? layout.appearance
         self.outputSize = outputSize ?? layout.canvas.size
         self.stagger = stagger ?? layout.presentation.animation.stagger
@@ -117,11 +121,20 @@ public struct LayoutResolver {
         if hidden { return resolved }
 
         let hasSkeletonChildren = skeletonHere && node.children.contains { $0.skeletonable }
-        let isLeaf = node.kind == .text || node.kind == .image || (node.kind == .view && !hasSkeletonChildren)
+        let isLeaf = node.kind.isLeaf || (node.kind == .view && !hasSkeletonChildren)
         let drawsSkeleton = skeletonHere && isLeaf
         if !drawsSkeleton, let background = node.background, items.count < LayoutLimits.shapes {
             items.append(.content(ContentFill(rect: transform.map(frame), clip: transform.map(clip),
                                               cornerRadius: radius * transform.lengthScale, color: background)))
+        }
+        if let label = node.label {
+            resolved.text = node.id.flatMap { content.texts[$0] } ?? label.text
+        }
+        if let progress = node.progress {
+            resolved.value = node.id.flatMap { content.values[$0] } ?? progress.value
+        }
+        if !drawsSkeleton, node.drawsContent, items.count < LayoutLimits.shapes {
+            addContent(node, resolved: resolved, frame: frame, clip: clip, radius: radius, palette: ctx.colors)
         }
         switch node.kind {
         case .view:
@@ -135,14 +148,14 @@ public struct LayoutResolver {
             if let grid = node.grid {
                 resolved.children = resolveGrid(grid, frame: frame, context: ctx, blockRadius: radius, node: node)
             }
-        case .text, .image:
+        case .text, .image, .label, .progress:
             break
         }
         // A skeleton leaf's shape covers any non-skeletonable children, as SkeletonView's top sublayer does.
         if drawsSkeleton {
             resolved.isSkeleton = true
-            if node.kind == .text {
-                let bars = textBars(node, frame: frame, metrics: ctx.text)
+            if let spec = node.barSpec {
+                let bars = textBars(node, spec: spec, frame: frame, metrics: ctx.text)
                 resolved.bars = bars.map(transform.map)
                 for bar in bars {
                     addShape(bar, clip: clip, radius: ctx.text.linesCornerRadius, palette: ctx.colors, delay: node.animationDelay)
@@ -164,10 +177,39 @@ public struct LayoutResolver {
         shapeCount += 1
     }
 
+    /// A non-skeleton node's own content: its picture, its text or its bar.
+    private mutating func addContent(_ node: Node, resolved: ResolvedNode, frame: Rect, clip: Rect, radius: Double, palette: Palette) {
+        let rect = transform.map(frame), outputClip = transform.map(clip)
+        let rtl = layout.canvas.direction == .rtl
+        if let progress = node.progress, let value = resolved.value {
+            let barRadius = min(node.cornerRadius.map { $0 * transform.lengthScale } ?? rect.height / 2, min(rect.width, rect.height) / 2)
+            items.append(.progress(ProgressItem(rect: rect, clip: outputClip, cornerRadius: max(0, barRadius),
+                                                trackColor: progress.trackColor, fillColor: progress.fillColor,
+                                                rightToLeft: (progress.direction ?? layout.canvas.direction) == .rtl, value: value,
+                                                valueAnimation: progress.valueAnimation,
+                                                indeterminatePeriod: progress.indeterminatePeriod, nodeID: node.id)))
+            return
+        }
+        let sprite: SpriteContent
+        if let picture = node.picture {
+            sprite = .picture(picture)
+        } else if let label = node.label, let text = resolved.text {
+            let scale = transform.lengthScale
+            sprite = .text(TextRun(text: text, font: label.font, pixelSize: label.fontSize * scale, weight: label.weight,
+                                   color: label.color, alignment: label.alignment.resolved(rightToLeft: rtl), rightToLeft: rtl,
+                                   maxLines: label.lines, lineHeight: label.lineHeight.map { $0 * scale }))
+        } else {
+            return
+        }
+        let r = min(radius * transform.lengthScale, min(rect.width, rect.height) / 2)
+        let fallback = SkeletonShape(rect: rect, clip: outputClip, cornerRadius: max(0, r), tint: palette.tint,
+                                     gradient: palette.gradient, delay: node.animationDelay)
+        items.append(.sprite(SpriteItem(rect: rect, clip: outputClip, content: sprite, fallback: fallback, nodePath: node.path)))
+    }
+
     /// The bars of a text node in design pixels (behaviour reference, section 5). Right to left,
     /// the padding's left and right swap, as SkeletonView's padding insets do.
-    private mutating func textBars(_ node: Node, frame: Rect, metrics m: TextMetrics) -> [Rect] {
-        let spec = node.text ?? TextSpec()
+    private mutating func textBars(_ node: Node, spec: TextSpec, frame: Rect, metrics m: TextMetrics) -> [Rect] {
         var pad = spec.padding
         if layout.canvas.direction == .rtl { (pad.left, pad.right) = (pad.right, pad.left) }
         let innerHeight = frame.height - pad.top - pad.bottom

@@ -1,6 +1,9 @@
 /// The kinds of node a layout can hold.
 public enum NodeKind: String, Sendable, CaseIterable {
-    case view, text, image, list, grid
+    case view, text, image, label, progress, list, grid
+
+    /// Kinds drawn as one skeleton shape (or text bars) rather than through children.
+    public var isLeaf: Bool { self == .text || self == .image || self == .label || self == .progress }
 }
 
 /// A skeleton shape's outline: a rounded rectangle, or a circle (corner radius half the side).
@@ -122,6 +125,11 @@ public final class Node: Sendable, Hashable {
     public let text: TextSpec?
     public let list: ListSpec?
     public let grid: GridSpec?
+    /// An image node's picture, shown when the node is not a skeleton.
+    public let picture: PictureSpec?
+    public let label: LabelSpec?
+    public let progress: ProgressSpec?
+    public let role: NodeRole?
     /// Where the node stands in its file, for error messages.
     public let path: String
 
@@ -129,7 +137,8 @@ public final class Node: Sendable, Hashable {
                 hiddenWhenSkeletonActive: Bool = false, background: Color? = nil, cornerRadius: Double? = nil,
                 shape: NodeShape = .rectangle, appearance: NodeAppearance = NodeAppearance(),
                 animationDelay: Double = 0, children: [Node] = [], text: TextSpec? = nil,
-                list: ListSpec? = nil, grid: GridSpec? = nil, path: String = "root") {
+                list: ListSpec? = nil, grid: GridSpec? = nil, picture: PictureSpec? = nil, label: LabelSpec? = nil,
+                progress: ProgressSpec? = nil, role: NodeRole? = nil, path: String = "root") {
         self.kind = kind
         self.id = id
         self.frame = frame
@@ -144,15 +153,32 @@ public final class Node: Sendable, Hashable {
         self.text = text
         self.list = list
         self.grid = grid
+        self.picture = picture
+        self.label = label
+        self.progress = progress
+        self.role = role
         self.path = path
     }
+
+    /// The text bars this node shows as a skeleton: a text node's own, or a label's lines.
+    public var barSpec: TextSpec? {
+        switch kind {
+        case .text: return text ?? TextSpec()
+        case .label: return TextSpec(lines: label?.lines.map { .count($0) } ?? .auto)
+        default: return nil
+        }
+    }
+
+    /// Whether the node has content of its own to show when it is not a skeleton.
+    public var drawsContent: Bool { picture != nil || label != nil || progress != nil }
 
     public static func == (lhs: Node, rhs: Node) -> Bool {
         lhs === rhs || (lhs.kind == rhs.kind && lhs.id == rhs.id && lhs.frame == rhs.frame
             && lhs.skeletonable == rhs.skeletonable && lhs.hiddenWhenSkeletonActive == rhs.hiddenWhenSkeletonActive
             && lhs.background == rhs.background && lhs.cornerRadius == rhs.cornerRadius && lhs.shape == rhs.shape
             && lhs.appearance == rhs.appearance && lhs.animationDelay == rhs.animationDelay
-            && lhs.children == rhs.children && lhs.text == rhs.text && lhs.list == rhs.list && lhs.grid == rhs.grid)
+            && lhs.children == rhs.children && lhs.text == rhs.text && lhs.list == rhs.list && lhs.grid == rhs.grid
+            && lhs.picture == rhs.picture && lhs.label == rhs.label && lhs.progress == rhs.progress && lhs.role == rhs.role)
     }
 
     public func hash(into hasher: inout Hasher) {

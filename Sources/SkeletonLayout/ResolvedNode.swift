@@ -10,6 +10,10 @@ public struct ResolvedNode: Sendable, Hashable {
     /// Text bars, in output pixels, for text nodes drawn as skeletons.
     public var bars: [Rect]
     public var children: [ResolvedNode]
+    /// A label's text in force (the layout's, or a command's).
+    public var text: String?
+    /// A progress bar's value in force.
+    public var value: ProgressValue?
 
     /// The tree as JSON: kind, id, skeletonable, frame, children (plus skeleton, hidden and lines where they apply).
     public var json: JSONValue {
@@ -22,7 +26,9 @@ public struct ResolvedNode: Sendable, Hashable {
         ]
         if let id { members["id"] = .string(id) }
         if hidden { members["hidden"] = .bool(true) }
-        if kind == .text && isSkeleton { members["lines"] = .number(Double(bars.count)) }
+        if (kind == .text || kind == .label) && isSkeleton { members["lines"] = .number(Double(bars.count)) }
+        if let text { members["text"] = .string(text) }
+        if let value { members["value"] = value.json }
         return .object(members)
     }
 }

@@ -72,11 +72,21 @@ public struct UpdateRequest: Sendable, Equatable {
     public var reset: Bool
     /// The connector whose layout `layout` sets; nil: the main layout.
     public var output: String?
+    /// Texts and values by node id.
+    public var content: LayoutContent
+    /// For the label whose role is "message".
+    public var message: String?
+    /// For the bar whose role is "progress".
+    public var progress: ProgressValue?
 
     public init(layout: String? = nil, transition: TransitionSpec? = nil, overrides: PresentationOverrides = PresentationOverrides(),
-                reset: Bool = false, output: String? = nil) {
+                reset: Bool = false, output: String? = nil, content: LayoutContent = LayoutContent(), message: String? = nil,
+                progress: ProgressValue? = nil) {
         self.layout = layout
         self.output = output
+        self.content = content
+        self.message = message
+        self.progress = progress
         self.transition = transition
         self.overrides = overrides
         self.reset = reset

@@ -49,6 +49,9 @@ public enum RequestDecoder {
             update.overrides = overrides(&object, &reader)
             if let m = object.member("reset"), let v = reader.bool(m.value, m.path) { update.reset = v }
             update.output = outputName(&object, &reader, layout: update.layout)
+            if let m = object.member("content") { update.content = content(m.value, m.path, &reader) }
+            if let m = object.member("message"), let v = reader.string(m.value, m.path) { update.message = v }
+            if let m = object.member("progress") { update.progress = progressValue(m.value, m.path, &reader) }
             command = .update(update)
         case "hide":
             var hide = HideRequest()
@@ -125,6 +128,39 @@ public enum RequestDecoder {
             return nil
         }
         return name
+    }
+
+    /// `{"ID": {"text": "..."} | {"value": 0.42 | "indeterminate"}}`.
+    private static func content(_ value: JSONValue, _ path: JSONPath, _ reader: inout ValueReader) -> LayoutContent {
+        var result = LayoutContent()
+        guard case .object(let members) = value else {
+            reader.fail(path, "expected {\"ID\": {\"text\": ...} or {\"value\": ...}}, found \(value.typeDescription)")
+            return result
+        }
+        for id in members.keys.sorted() {
+            let entryPath = path.key(id)
+            guard var entry = reader.object(members[id]!, entryPath) else { continue }
+            let text = entry.member("text").flatMap { reader.string($0.value, $0.path) }
+            let number = entry.member("value").flatMap { progressValue($0.value, $0.path, &reader) }
+            reader.issues += entry.unknownKeyIssues()
+            switch (text, number) {
+            case (let text?, nil): result.texts[id] = text
+            case (nil, let number?): result.values[id] = number
+            case (.some, .some): reader.fail(entryPath, "give a label its \"text\" or a bar its \"value\", not both")
+            case (nil, nil): if reader.issues.isEmpty { reader.fail(entryPath, "expected {\"text\": ...} or {\"value\": ...}") }
+            }
+        }
+        return result
+    }
+
+    /// A number from 0 to 1, or "indeterminate".
+    private static func progressValue(_ value: JSONValue, _ path: JSONPath, _ reader: inout ValueReader) -> ProgressValue? {
+        if case .string("indeterminate") = value { return .indeterminate }
+        if case .string = value {
+            reader.fail(path, "expected a number from 0 to 1 or \"indeterminate\", found \(value.typeDescription)")
+            return nil
+        }
+        return reader.number(value, path, in: 0...1).map { .fraction($0) }
     }
 
     private static func transition(_ object: inout ObjectReader, _ reader: inout ValueReader) -> TransitionSpec? {

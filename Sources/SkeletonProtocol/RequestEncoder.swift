@@ -26,6 +26,9 @@ public enum RequestEncoder {
             add(update.overrides, to: &members)
             if update.reset { members["reset"] = true }
             if let output = update.output { members["output"] = .string(output) }
+            if !update.content.isEmpty { members["content"] = update.content.json }
+            if let message = update.message { members["message"] = .string(message) }
+            if let progress = update.progress { members["progress"] = progress.json }
         case .hide(let hide):
             if let transition = hide.transition { members["transition"] = json(transition) }
             if hide.retain { members["retain"] = true }

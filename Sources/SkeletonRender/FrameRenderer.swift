@@ -12,12 +12,31 @@ public final class FrameRenderer: @unchecked Sendable {
     private var lastTime: Double?
 
     /// `reusing` lends its coverage masks when its shapes have the same geometry (a change of
-    /// colours or animation only), which makes such a change cheap.
-    public init(layout: ResolvedLayout, presentation: Presentation, direction: SlideDirection, reusing other: FrameRenderer? = nil) {
+    /// colours or animation only), which makes such a change cheap. `sprites` makes the pixels
+    /// of pictures and texts; without it (or where it fails) they show as their fallback skeletons.
+    public init(layout: ResolvedLayout, presentation: Presentation, direction: SlideDirection, reusing other: FrameRenderer? = nil,
+                sprites: SpriteSource? = nil) {
         self.layout = layout
         self.animator = ShapeAnimator(presentation: presentation, direction: direction, outputSize: layout.outputSize)
         self.background = layout.background.xrgb
-        let geometry = layout.items.map(Self.geometry)
+        var items = layout.items
+        var made: [Int: Sprite] = [:]
+        var problems: [SpriteError] = []
+        for index in items.indices {
+            guard case .sprite(let item) = items[index] else { continue }
+            let result: Result<Sprite, SpriteError> = sprites?.sprite(for: item, outputSize: layout.outputSize)
+                ?? .failure(SpriteError(nodePath: item.nodePath, reason: "nothing here makes pictures or texts"))
+            switch result {
+            case .success(let sprite): made[index] = sprite
+            case .failure(let error):
+                problems.append(error)
+                items[index] = .skeleton(item.fallback)
+            }
+        }
+        self.items = items
+        self.sprites = made
+        self.contentProblems = problems
+        let geometry = items.indices.map { Self.geometry(of: items[$0], sprite: made[$0]) }
         if let other, other.geometry == geometry {
             self.masks = other.masks
         } else {
@@ -25,19 +44,27 @@ public final class FrameRenderer: @unchecked Sendable {
         }
         self.maskBounds = masks.map(\.bounds)
         self.geometry = geometry
-        self.skeletons = layout.items.indices.compactMap { index in
-            guard case .skeleton(let shape) = layout.items[index] else { return nil }
+        self.skeletons = items.indices.compactMap { index in
+            guard case .skeleton(let shape) = items[index] else { return nil }
             return (index, shape)
         }
+        var bars: [Int: ProgressBar] = [:]
+        for index in items.indices {
+            if case .progress(let item) = items[index] { bars[index] = ProgressBar(item) }
+        }
+        self.bars = bars
         let animator = self.animator
-        self.stops = layout.items.map { item in
+        self.stops = items.map { item in
             switch item {
             case .content(let fill): return PaintStops([fill.color])
             case .skeleton(let shape): return animator.stops(for: shape)
+            case .progress(let bar): return PaintStops([bar.trackColor])
+            case .sprite: return PaintStops([.black])
             }
         }
+        self.fillStops = bars.mapValues { PaintStops([$0.item.fillColor]) }
         var tables: [[Color]: GradientTable] = [:]
-        self.tables = layout.items.map { item in
+        self.tables = items.map { item in
             guard case .skeleton(let shape) = item, presentation.style == .gradient else { return nil }
             if let table = tables[shape.gradient] { return table }
             let table = GradientTable(stops: shape.gradient)
@@ -46,6 +73,18 @@ public final class FrameRenderer: @unchecked Sendable {
         }
         self.paints = stops.map { ShapePaint(stops: $0) }
     }
+
+    /// The items drawn: the layout's, with sprites that could not be made as their fallbacks.
+    public let items: [DrawItem]
+    /// The pixels of the sprites that could be made, by item index.
+    private let sprites: [Int: Sprite]
+    /// Pictures and texts that could not be made, each with its node's path and the reason.
+    public let contentProblems: [SpriteError]
+    /// Progress bars by item index, with their value slides.
+    private var bars: [Int: ProgressBar]
+    private let fillStops: [Int: PaintStops]
+    /// Damage owed to content that changed while this renderer took over from another.
+    private var inheritedDamage: [PixelRect] = []
 
     /// The skeleton shapes with their item indices.
     private let skeletons: [(item: Int, shape: SkeletonShape)]
@@ -57,10 +96,16 @@ public final class FrameRenderer: @unchecked Sendable {
         var clip: Rect
     }
 
-    private static func geometry(of item: DrawItem) -> ItemGeometry {
+    private static func geometry(of item: DrawItem, sprite: Sprite?) -> ItemGeometry {
         switch item {
         case .content(let fill): return ItemGeometry(rect: fill.rect, radius: fill.cornerRadius, clip: fill.clip)
         case .skeleton(let shape): return ItemGeometry(rect: shape.rect, radius: shape.cornerRadius, clip: shape.clip)
+        case .progress(let bar): return ItemGeometry(rect: bar.rect, radius: bar.cornerRadius, clip: bar.clip)
+        case .sprite(let item):
+            let b = sprite?.bounds ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
+            let bounds = Rect(x: Double(b.x), y: Double(b.y), width: Double(b.width), height: Double(b.height))
+            let clip = item.content.isFirmwareLogo ? bounds : item.clip
+            return ItemGeometry(rect: bounds, radius: 0, clip: clip)
         }
     }
     /// Per item, the sampled gradient its sweep reads (shared between equal gradients).
@@ -76,7 +121,13 @@ public final class FrameRenderer: @unchecked Sendable {
     }
 
     /// True when successive frames differ.
-    public var isAnimating: Bool { animator.moves && !layout.skeletonShapes.isEmpty }
+    public var isAnimating: Bool { (animator.moves && !skeletons.isEmpty) || bars.values.contains { $0.item.value == .indeterminate } }
+
+    /// True when a later frame will differ from the last one drawn: a bar is indeterminate, or
+    /// a change of value has not reached its end on screen yet.
+    public var contentMoves: Bool {
+        bars.values.contains { $0.moves(after: lastTime) }
+    }
 
     /// Redraws everything inside `region` (background, content, skeletons) for `time`. With
     /// `mirror` (a canvas of the same size, written only), the region's pixels go into it too:
@@ -88,7 +139,7 @@ public final class FrameRenderer: @unchecked Sendable {
         let region = region.intersection(canvas.bounds)
         guard !region.isEmpty else { return }
         updatePaints(for: time)
-        if let mirror, let index = soleItem(in: region) {
+        if let mirror, let index = soleItem(in: region), sprites[index] == nil, bars[index] == nil {
             Rasterizer.fill(masks[index], canvas: canvas, region: region, paint: paints[index],
                             background: background, mirror: mirror)
             return
@@ -96,8 +147,17 @@ public final class FrameRenderer: @unchecked Sendable {
         // The lowest item in the region lays the background around itself as it draws.
         var backgroundPending = true
         for index in maskBounds.indices where maskBounds[index].intersects(region) {
-            Rasterizer.fill(masks[index], canvas: canvas, region: region, paint: paints[index],
-                            background: backgroundPending ? background : nil)
+            if let sprite = sprites[index] {
+                if backgroundPending { canvas.fill(region, with: background) }
+                canvas.composite(sprite.pixels.canvas, x: sprite.x, y: sprite.y,
+                                 within: region.intersection(maskBounds[index]))
+            } else {
+                Rasterizer.fill(masks[index], canvas: canvas, region: region, paint: paints[index],
+                                background: backgroundPending ? background : nil)
+                if let bar = bars[index], let stops = fillStops[index] {
+                    Rasterizer.fill(bar.fillMask(at: time), canvas: canvas, region: region, paint: ShapePaint(stops: stops))
+                }
+            }
             backgroundPending = false
         }
         if backgroundPending { canvas.fill(region, with: background) }
@@ -142,7 +202,8 @@ public final class FrameRenderer: @unchecked Sendable {
             mirror?.canvas.copy(whole, from: canvas)
             return [whole]
         }
-        let rects = changedRects(from: last, to: time)
+        let rects = PixelRect.coalesce(changedRects(from: last, to: time) + inheritedDamage)
+        inheritedDamage = []
         // Redrawing what the mirror lacks costs less than copying it afterwards: the regions
         // grow by a few columns, where a copy would be many short rows read back.
         let drawn = mirror.map { PixelRect.coalesce(rects + $0.lacks) } ?? rects
@@ -151,13 +212,52 @@ public final class FrameRenderer: @unchecked Sendable {
         return rects
     }
 
+    /// Takes over the frame `other` drew last when the two differ only in content (texts,
+    /// pictures, bar values, backgrounds) at the same places: the next `render` then redraws
+    /// only what changed, and a bar whose value changed slides from the value `other` showed.
+    /// False (and nothing taken) when anything else differs.
+    public func continueFrom(_ other: FrameRenderer) -> Bool {
+        guard let last = other.lastTime, other.layout.outputSize == layout.outputSize, other.background == background,
+              other.items.count == items.count, other.geometryOfShapes == geometryOfShapes else { return false }
+        var damage: [PixelRect] = []
+        var slides: [Int: ProgressBar] = [:]
+        for index in items.indices where items[index] != other.items[index] {
+            switch (items[index], other.items[index]) {
+            case (.progress(let new), .progress(let old)) where new.rect == old.rect && new.clip == old.clip:
+                var bar = ProgressBar(new)
+                if let from = other.bars[index]?.shownValue(at: last), new.value.fraction != nil {
+                    bar.slide = (from, last)
+                }
+                slides[index] = bar
+                damage.append(maskBounds[index])
+            case (.sprite, .sprite), (.content, .content), (.sprite, .skeleton), (.skeleton, .sprite):
+                damage += [maskBounds[index], other.maskBounds[index]]
+            default:
+                return false
+            }
+        }
+        for (index, bar) in slides { bars[index] = bar }
+        lastTime = last
+        inheritedDamage = damage.filter { !$0.isEmpty }.map { $0.intersection(outputBounds) }
+        return true
+    }
+
+    /// The skeleton shapes' geometry: equal when only content differs.
+    private var geometryOfShapes: [ItemGeometry] { skeletons.map { geometry[$0.item] } }
+
     /// Forgets the previous frame: the next `render` draws everything.
     public func invalidate() { lastTime = nil }
 
     /// The pixel rectangles that can differ between the frames at `t0` and `t1`.
     public func changedRects(from t0: Double, to t1: Double) -> [PixelRect] {
-        guard animator.moves else { return [] }
         var rects: [PixelRect] = []
+        for (index, bar) in bars {
+            let before = bar.fill(at: t0), after = bar.fill(at: t1)
+            guard before != after else { continue }
+            let rect = PixelRect(enclosing: before).union(PixelRect(enclosing: after)).intersection(maskBounds[index])
+            if !rect.isEmpty { rects.append(rect) }
+        }
+        guard animator.moves else { return PixelRect.coalesce(rects) }
         var before = ProgressMemo(time: t0), after = ProgressMemo(time: t1)
         for (item, shape) in skeletons {
             let p0 = before.progress(of: shape, animator), p1 = after.progress(of: shape, animator)

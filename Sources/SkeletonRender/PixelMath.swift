@@ -14,6 +14,16 @@ public enum PixelMath {
         return rb | (g << 8)
     }
 
+    /// Each channel of `pixel` times `factor` / 255, rounded to nearest.
+    @inline(__always)
+    public static func scale(_ pixel: UInt32, by factor: UInt32) -> UInt32 {
+        var rb = (pixel & 0xFF00FF) &* factor &+ 0x800080
+        rb = ((rb &+ ((rb >> 8) & 0xFF00FF)) >> 8) & 0xFF00FF
+        var g = ((pixel >> 8) & 0xFF) &* factor &+ 0x80
+        g = ((g &+ (g >> 8)) >> 8) & 0xFF
+        return rb | (g << 8)
+    }
+
     @inline(__always)
     public static func red(_ p: UInt32) -> Int { Int((p >> 16) & 0xFF) }
     @inline(__always)

@@ -34,10 +34,24 @@ struct Update: ParsableCommand {
     var transition: TransitionSpec?
     @Option(help: "The connector (HDMI-A-2) whose layout LAYOUT sets; default: the main layout, on every output without one of its own.")
     var output: String?
+    @Option(name: .customLong("text"), help: ArgumentHelp("A label's text by its id (repeatable).", valueName: "ID=TEXT"),
+            transform: OptionValues.labelText)
+    var texts: [ContentEntry<String>] = []
+    @Option(name: .customLong("progress"),
+            help: ArgumentHelp("A bar's value from 0 to 1 or indeterminate, by id; without ID=, the layout's progress bar (repeatable).",
+                               valueName: "[ID=]VALUE"),
+            transform: OptionValues.progress)
+    var progress: [ContentEntry<ProgressValue>] = []
+    @Option(help: "The text of the label whose role is message.") var message: String?
 
     func run() throws {
-        try connection.call(.update(UpdateRequest(layout: layout, transition: transition,
-                                                  overrides: presentation.overrides, reset: reset, output: output)))
+        var request = UpdateRequest(layout: layout, transition: transition, overrides: presentation.overrides, reset: reset,
+                                    output: output, message: message)
+        for entry in texts { request.content.texts[entry.id!] = entry.value }
+        for entry in progress {
+            if let id = entry.id { request.content.values[id] = entry.value } else { request.progress = entry.value }
+        }
+        try connection.call(.update(request))
     }
 }
 

@@ -35,6 +35,8 @@ public final class Daemon {
     /// Plymouth's socket, when the settings ask for it, and what its clients told.
     var plymouth: PlymouthServer?
     var plymouthNotes = PlymouthNotes()
+    /// psplash's FIFO, when the settings ask for it.
+    var psplash: PsplashFIFO?
     let startTime: Double
     let debugTree: Bool
 
@@ -102,6 +104,16 @@ public final class Daemon {
                 logger.info("answering Plymouth's clients on @\(name)")
             } catch {
                 logger.warning("plymouth: cannot listen on @\(name) (\(error)): plymouthd itself may be running, and its clients talk to it")
+            }
+        }
+        if let path = settings.psplashFIFO {
+            do {
+                let fifo = try PsplashFIFO(path: path, logger: logger)
+                fifo.execute = { [unowned self] command in executePsplash(command) }
+                psplash = fifo
+                logger.info("reading psplash's commands from \(path)")
+            } catch {
+                logger.warning("psplash: cannot read commands from \(path) (\(error)); psplash-write's messages are not shown")
             }
         }
         host.mark("socket listening")
@@ -179,6 +191,7 @@ public final class Daemon {
     public func shutdown() {
         server?.close()
         plymouth?.close()
+        psplash?.close()
         if InitramfsStart.requested { InitramfsStart.removeMarker(socketPath: settings.socketPath) }
         host.shutdown(retained: session.retained)
         logger.info("stopped")
@@ -208,13 +221,15 @@ public final class Daemon {
             switch readiness {
             case .signal(let signal): handleSignal(signal)
             case .descriptor(let fd, let what):
-                if server?.handle(fd, what) != true && plymouth?.handle(fd, what) != true { _ = host.handle(fd) }
+                if server?.handle(fd, what) != true && plymouth?.handle(fd, what) != true && psplash?.handle(fd) != true {
+                    _ = host.handle(fd)
+                }
             }
         }
         server?.runQueuedLines()
     }
 
-    private var watches: [Watch] { (server?.watches ?? []) + (plymouth?.watches ?? []) + host.watches }
+    private var watches: [Watch] { (server?.watches ?? []) + (plymouth?.watches ?? []) + (psplash?.watches ?? []) + host.watches }
 
     /// Frames change over time: the session moves, or a monitor just plugged in dissolves in.
     private func framesMove(at now: Double) -> Bool {

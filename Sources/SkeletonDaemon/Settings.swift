@@ -43,6 +43,8 @@ public struct Settings: Sendable, Equatable {
     public var logLevel = LogLevel.info
     /// The abstract socket name Plymouth's clients are answered on; nil: not at all.
     public var plymouthSocket: String?
+    /// Where psplash's FIFO is made and read (`psplash.fifo`); nil: not at all.
+    public var psplashFIFO: String?
     /// Where the start layout's first frame is kept per output size (see `FrameCache`); nil: no cache.
     public var frameCacheDirectory: String? = Settings.defaultFrameCacheDirectory
 
@@ -164,6 +166,16 @@ public struct Settings: Sendable, Equatable {
                     else { r.fail(v.path, "expected an abstract socket name such as \"/org/freedesktop/plymouthd\" (starting with /, under 100 bytes), found \"\(text)\"") }
                 }
                 s.plymouthSocket = listen ? name : nil
+                r.issues += o.unknownKeyIssues()
+            }
+            if let m = top.member("psplash"), var o = r.object(m.value, m.path) {
+                if let v = o.member("fifo") {
+                    if case .null = v.value { s.psplashFIFO = nil }
+                    else if let path = r.string(v.value, v.path) {
+                        if path.hasPrefix("/") { s.psplashFIFO = path }
+                        else { r.fail(v.path, "expected an absolute path such as \"/run/psplash_fifo\", or null, found \"\(path)\"") }
+                    }
+                }
                 r.issues += o.unknownKeyIssues()
             }
             if let m = top.member("logLevel"), let text = r.string(m.value, m.path) {

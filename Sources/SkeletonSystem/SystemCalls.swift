@@ -394,6 +394,20 @@ package enum SystemCalls {
         return (info.st_mode & S_IFMT) == S_IFSOCK
     }
 
+    /// mkfifo(3) `path` (mode 0620: root writes, and the group it names) unless a FIFO is there,
+    /// then open(2)s it for reading and writing without blocking: holding the write end too,
+    /// the reader never sees end-of-file when a writer closes. Something else at `path` is an error.
+    package static func openFIFO(_ path: String) throws(Errno) -> FileDescriptor {
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFIFO else { throw Errno(EEXIST, call: "mkfifo \(path) (something that is not a FIFO is there)") }
+        } else {
+            _ = try retryingOnInterrupt("mkfifo \(path)") { mkfifo(path, 0o620) }
+        }
+        let fd = try retryingOnInterrupt("open \(path)") { open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) }
+        return FileDescriptor(rawValue: fd)
+    }
+
     /// Creates an empty file (or leaves an existing one).
     package static func createFile(_ path: String) throws(Errno) {
         let fd = try retryingOnInterrupt("open \(path)") { open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644) }

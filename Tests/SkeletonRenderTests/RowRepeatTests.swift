@@ -34,6 +34,8 @@ struct RowRepeatTests {
                 switch item {
                 case .skeleton(let shape): whole.draw(PixelRect(enclosing: shape.rect), at: t, into: a.canvas)
                 case .content(let fill): whole.draw(PixelRect(enclosing: fill.rect), at: t, into: a.canvas)
+                case .progress(let bar): whole.draw(PixelRect(enclosing: bar.rect), at: t, into: a.canvas)
+                case .sprite(let sprite): whole.draw(PixelRect(enclosing: sprite.rect), at: t, into: a.canvas)
                 }
             }
             for y in 0..<outputSize.height {

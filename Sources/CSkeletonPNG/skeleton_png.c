@@ -92,20 +92,42 @@ skpng_reader *skpng_open(const uint8_t *bytes, size_t count, uint32_t *width, ui
     return reader;
 }
 
-int skpng_read(skpng_reader *reader, uint32_t *pixels, size_t stride, char *message, size_t message_size) {
+/* Multiplies each pixel's colour by its alpha, rounded to nearest. Done once all rows are
+   read: libpng fills a row of an interlaced image over several passes. */
+static void premultiply(uint32_t *pixels, size_t stride, uint32_t width, uint32_t height) {
+    for (uint32_t y = 0; y < height; y++) {
+        uint32_t *row = pixels + (size_t)y * stride;
+        for (uint32_t x = 0; x < width; x++) {
+            uint32_t p = row[x], a = p >> 24;
+            if (a == 255) continue;
+            uint32_t r = ((p >> 16 & 0xFF) * a + 127) / 255;
+            uint32_t g = ((p >> 8 & 0xFF) * a + 127) / 255;
+            uint32_t b = ((p & 0xFF) * a + 127) / 255;
+            row[x] = a << 24 | r << 16 | g << 8 | b;
+        }
+    }
+}
+
+int skpng_read(skpng_reader *reader, uint32_t *pixels, size_t stride, skpng_format format,
+               char *message, size_t message_size) {
     png_structp png = reader->png;
     png_infop info = reader->info;
     if (setjmp(png_jmpbuf(png))) {
         report(reader, message, message_size);
         return -1;
     }
-    /* To 8-bit B, G, R, 0 bytes: one little-endian XRGB8888 word per pixel. */
+    /* To 8-bit B, G, R, then 0 or alpha bytes: one little-endian XRGB8888 or ARGB8888 word
+       per pixel (tRNS becomes alpha through png_set_expand). */
     png_set_expand(png);
     png_set_scale_16(png);
     png_set_gray_to_rgb(png);
-    png_set_strip_alpha(png);
+    if (format == SKPNG_XRGB) {
+        png_set_strip_alpha(png);
+        png_set_filler(png, 0, PNG_FILLER_AFTER);
+    } else {
+        png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER);
+    }
     png_set_bgr(png);
-    png_set_filler(png, 0, PNG_FILLER_AFTER);
     int passes = png_set_interlace_handling(png);
     png_read_update_info(png, info);
     uint32_t width = png_get_image_width(png, info);
@@ -119,6 +141,7 @@ int skpng_read(skpng_reader *reader, uint32_t *pixels, size_t stride, char *mess
         }
     }
     png_read_end(png, NULL);
+    if (format == SKPNG_PREMULTIPLIED_ARGB) premultiply(pixels, stride, width, height);
     return 0;
 }
 

@@ -14,8 +14,9 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-        // libpng16.a needs libm after it, and a static link orders libraries as given.
-        .target(name: "CSkeletonPNG", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("m")]),
+        // libpng16.a needs libz and libm after it, and a static link orders libraries as given;
+        // skeleton_png.c calls zlib's crc32 itself too.
+        .target(name: "CSkeletonPNG", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("z"), .linkedLibrary("m")]),
         .target(name: "CSkeletonSystem"),
         .target(name: "SkeletonSystem", dependencies: ["CSkeletonSystem"]),
         .target(name: "SkeletonLayout", dependencies: ["SkeletonSystem"]),

@@ -26,7 +26,7 @@ enum BMPDecoder {
         }
         let height = abs(signedHeight)
         guard bitsPerPixel == 24 || bitsPerPixel == 32 else {
-            return .failure(PictureDecodingFailure("a \(bitsPerPixel)-bit BMP (only 24 and 32 bits per pixel are read)"))
+            return .failure(PictureDecodingFailure("a BMP of \(bitsPerPixel) bits per pixel (only 24 and 32 are read)"))
         }
         let masks: ColourMasks
         switch compression {

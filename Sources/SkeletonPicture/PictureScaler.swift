@@ -5,6 +5,8 @@ import SkeletonRender
 /// width), then each output row is filtered down from those rows. Premultiplied colour is
 /// filtered like alpha, so transparent pixels do not darken their neighbours' edges and the
 /// result stays premultiplied (no colour exceeds its alpha). Loops run on raw row pointers.
+/// A bilinear axis (enlarging) uses 8-bit weights and two channels per 32-bit multiply, as
+/// pixman does; an area-averaging one (reducing) 14-bit weights per channel.
 enum PictureScaler {
     /// A transparent `width` x `height` box with `picture` scaled into `placement` (box
     /// coordinates; the part outside the box is cropped, never computed).
@@ -20,30 +22,95 @@ enum PictureScaler {
         let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: rows.count * visible.width)
         defer { scratch.deallocate() }
         let source = picture.canvas
-        across.firsts.withUnsafeBufferPointer { firsts in
-            across.offsets.withUnsafeBufferPointer { offsets in
-                across.weights.withUnsafeBufferPointer { weights in
-                    for y in rows {
-                        filterRow(source.row(y), into: scratch + (y - rows.lowerBound) * visible.width,
-                                  firsts: firsts, offsets: offsets, weights: weights)
+        if across.isBilinear {
+            let taps = across.bilinearTaps()
+            taps.firsts.withUnsafeBufferPointer { firsts in
+                taps.seconds.withUnsafeBufferPointer { seconds in
+                    taps.fractions.withUnsafeBufferPointer { fractions in
+                        for y in rows {
+                            interpolateRow(source.row(y), into: scratch + (y - rows.lowerBound) * visible.width,
+                                           firsts: firsts, seconds: seconds, fractions: fractions)
+                        }
+                    }
+                }
+            }
+        } else {
+            across.firsts.withUnsafeBufferPointer { firsts in
+                across.offsets.withUnsafeBufferPointer { offsets in
+                    across.weights.withUnsafeBufferPointer { weights in
+                        for y in rows {
+                            filterRow(source.row(y), into: scratch + (y - rows.lowerBound) * visible.width,
+                                      firsts: firsts, offsets: offsets, weights: weights)
+                        }
                     }
                 }
             }
         }
         let target = box.canvas
+        let bilinearDown = down.isBilinear ? down.bilinearTaps() : nil
         for j in 0..<down.count {
-            let first = Int(down.firsts[j]) - rows.lowerBound
-            let taps = Int(down.offsets[j])..<Int(down.offsets[j + 1])
+            let first = scratch + (Int(down.firsts[j]) - rows.lowerBound) * visible.width
             let out = target.row(visible.y + j) + visible.x
-            if taps.count == 1 {
-                out.update(from: scratch + first * visible.width, count: visible.width)
+            if let bilinearDown {
+                let fraction = bilinearDown.fractions[j]
+                if fraction == 0 {
+                    out.update(from: first, count: visible.width)
+                } else {
+                    interpolateRows(first, first + visible.width, fraction: fraction, count: visible.width, into: out)
+                }
             } else {
+                let taps = Int(down.offsets[j])..<Int(down.offsets[j + 1])
                 down.weights.withUnsafeBufferPointer { weights in
-                    filterColumn(scratch + first * visible.width, rowPixels: visible.width, weights: UnsafeBufferPointer(rebasing: weights[taps]), into: out)
+                    filterColumn(first, rowPixels: visible.width, weights: UnsafeBufferPointer(rebasing: weights[taps]), into: out)
                 }
             }
         }
         return box
+    }
+
+    /// `p` and `q` mixed, `q` weighing `fraction` / 256, rounded: alpha and green, red and blue
+    /// each share one multiply (a lane is at most 255 * 256 + 128, so no lane spills).
+    @inline(__always)
+    private static func lerp(_ p: UInt32, _ q: UInt32, _ fraction: UInt32) -> UInt32 {
+        let rest = 256 &- fraction
+        let rb = ((p & 0x00FF_00FF) &* rest &+ (q & 0x00FF_00FF) &* fraction &+ 0x0080_0080) >> 8 & 0x00FF_00FF
+        let ag = ((p >> 8 & 0x00FF_00FF) &* rest &+ (q >> 8 & 0x00FF_00FF) &* fraction &+ 0x0080_0080) & 0xFF00_FF00
+        return rb | ag
+    }
+
+    /// One row across, bilinear: output pixel i mixes `firsts[i]` and `seconds[i]`.
+    @inline(__always)
+    private static func interpolateRow(_ row: UnsafeMutablePointer<UInt32>, into out: UnsafeMutablePointer<UInt32>,
+                                       firsts: UnsafeBufferPointer<Int32>, seconds: UnsafeBufferPointer<Int32>,
+                                       fractions: UnsafeBufferPointer<UInt32>) {
+        let f = firsts.baseAddress!, s = seconds.baseAddress!, w = fractions.baseAddress!
+        for i in 0..<firsts.count {
+            out[i] = lerp(row[Int(f[i])], row[Int(s[i])], w[i])
+        }
+    }
+
+    /// One output row down, bilinear: two scratch rows mixed by one fraction, eight pixels at a
+    /// time as sixteen 16-bit lanes (blue and red in the low bytes, green and alpha in the high
+    /// ones: `lerp`'s arithmetic, with 16-bit multiplies that every x86-64 has), the rest one by one.
+    @inline(__always)
+    private static func interpolateRows(_ top: UnsafeMutablePointer<UInt32>, _ bottom: UnsafeMutablePointer<UInt32>,
+                                        fraction: UInt32, count: Int, into out: UnsafeMutablePointer<UInt32>) {
+        typealias Lanes = SIMD16<UInt16>
+        let low = Lanes(repeating: 0x00FF), high = Lanes(repeating: 0xFF00), half = Lanes(repeating: 0x0080)
+        let weight = Lanes(repeating: UInt16(fraction)), rest = Lanes(repeating: UInt16(256 - fraction))
+        var x = 0
+        while x + 8 <= count {
+            let p = UnsafeRawPointer(top + x).loadUnaligned(as: Lanes.self)
+            let q = UnsafeRawPointer(bottom + x).loadUnaligned(as: Lanes.self)
+            let bytes = ((p & low) &* rest &+ (q & low) &* weight &+ half) &>> 8
+            let highBytes = ((p &>> 8) &* rest &+ (q &>> 8) &* weight &+ half) & high
+            UnsafeMutableRawPointer(out + x).storeBytes(of: bytes | highBytes, as: Lanes.self)
+            x += 8
+        }
+        while x < count {
+            out[x] = lerp(top[x], bottom[x], fraction)
+            x += 1
+        }
     }
 
     /// One row across: output pixel i is the weighted sum of `firsts[i]` and the pixels after it.
@@ -72,17 +139,6 @@ enum PictureScaler {
     @inline(__always)
     private static func filterColumn(_ first: UnsafeMutablePointer<UInt32>, rowPixels: Int,
                                      weights: UnsafeBufferPointer<Int32>, into out: UnsafeMutablePointer<UInt32>) {
-        if weights.count == 2 {
-            let top = first, bottom = first + rowPixels, wt = weights[0], wb = weights[1]
-            for x in 0..<rowPixels {
-                let p = top[x], q = bottom[x]
-                out[x] = pack(1 << 13 &+ wt &* Int32(p >> 24) &+ wb &* Int32(q >> 24),
-                              1 << 13 &+ wt &* Int32(p >> 16 & 0xFF) &+ wb &* Int32(q >> 16 & 0xFF),
-                              1 << 13 &+ wt &* Int32(p >> 8 & 0xFF) &+ wb &* Int32(q >> 8 & 0xFF),
-                              1 << 13 &+ wt &* Int32(p & 0xFF) &+ wb &* Int32(q & 0xFF))
-            }
-            return
-        }
         for x in 0..<rowPixels {
             var a: Int32 = 1 << 13, r: Int32 = 1 << 13, g: Int32 = 1 << 13, b: Int32 = 1 << 13
             var p = first + x

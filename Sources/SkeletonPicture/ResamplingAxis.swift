@@ -18,10 +18,15 @@ struct ResamplingAxis {
     private(set) var offsets: [Int32] = [0]
     private(set) var weights: [Int32] = []
 
+    /// Whether every output pixel reads at most two neighbours (enlarging or the same size).
+    let isBilinear: Bool
+
     init(source: Int, destination: Int, visible: Range<Int>) {
         precondition(source > 0 && destination > 0, "resampling needs positive sizes")
+        isBilinear = destination >= source
         firsts.reserveCapacity(visible.count)
         offsets.reserveCapacity(visible.count + 1)
+        weights.reserveCapacity(visible.count * (isBilinear ? 2 : source / destination + 2))
         for j in visible {
             if destination >= source { addBilinear(j, source: source, destination: destination) } else { addArea(j, source: source, destination: destination) }
             offsets.append(Int32(weights.count))
@@ -29,6 +34,22 @@ struct ResamplingAxis {
     }
 
     var count: Int { firsts.count }
+
+    /// For a bilinear axis: each output pixel's two source pixels (the same one twice at an
+    /// edge) and the second's weight in 8-bit fixed point (0...256), for `PictureScaler`'s
+    /// packed two-channel arithmetic.
+    func bilinearTaps() -> (firsts: [Int32], seconds: [Int32], fractions: [UInt32]) {
+        precondition(isBilinear, "an area-averaging axis has more than two taps")
+        var seconds = [Int32](), fractions = [UInt32]()
+        seconds.reserveCapacity(count)
+        fractions.reserveCapacity(count)
+        for i in 0..<count {
+            let two = offsets[i + 1] - offsets[i] == 2
+            seconds.append(firsts[i] + (two ? 1 : 0))
+            fractions.append(two ? UInt32((weights[Int(offsets[i]) + 1] + 32) >> 6) : 0)
+        }
+        return (firsts, seconds, fractions)
+    }
 
     /// The source pixels that any visible output pixel reads.
     var sourceRange: Range<Int> {
@@ -49,7 +70,8 @@ struct ResamplingAxis {
             weights.append(Self.one)
         } else {
             firsts.append(Int32(floor))
-            weights += [Self.one - fraction, fraction]
+            weights.append(Self.one - fraction)
+            weights.append(fraction)
         }
     }
 

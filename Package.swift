@@ -14,12 +14,14 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-        // libpng16.a needs libm after it, and a static link orders libraries as given.
-        .target(name: "CSkeletonPNG", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("m")]),
+        // libpng16.a needs libz and libm after it, and a static link orders libraries as given;
+        // skeleton_png.c calls zlib's crc32 itself too.
+        .target(name: "CSkeletonPNG", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("z"), .linkedLibrary("m")]),
         .target(name: "CSkeletonSystem"),
         .target(name: "SkeletonSystem", dependencies: ["CSkeletonSystem"]),
         .target(name: "SkeletonLayout", dependencies: ["SkeletonSystem"]),
         .target(name: "SkeletonRender", dependencies: ["SkeletonLayout"]),
+        .target(name: "SkeletonPicture", dependencies: ["SkeletonRender", "SkeletonSystem", "CSkeletonPNG"]),
         .systemLibrary(name: "CLibDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .target(name: "CSkeletonDRM", dependencies: ["CLibDRM"]),
         .target(name: "SkeletonDisplay", dependencies: ["SkeletonRender", "SkeletonSystem", "CZlib", "CSkeletonPNG", "CLibDRM", "CSkeletonDRM"]),
@@ -58,6 +60,7 @@ let package = Package(
         .testTarget(name: "SkeletonRenderTests", dependencies: ["SkeletonRender", "SkeletonDisplay"]),
         .testTarget(name: "SkeletonToolTests", dependencies: ["SkeletonTools"]),
         .testTarget(name: "SkeletonProtocolTests", dependencies: ["SkeletonProtocol", "SkeletonCLI"]),
+        .testTarget(name: "SkeletonPictureTests", dependencies: ["SkeletonPicture", "SkeletonRender", "SkeletonDisplay"]),
         .testTarget(name: "SkeletonDisplayTests", dependencies: ["SkeletonDisplay", "SkeletonSystem", "SkeletonLayout", "SkeletonRender"]),
     ],
     swiftLanguageModes: [.v6]

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 struct skpng_reader {
     png_structp png;
@@ -25,14 +26,26 @@ static void on_warning(png_structp png, png_const_charp message) {
     (void)png; (void)message;
 }
 
-/* Whether each chunk after the signature, up to IEND or the end, lies inside the file. */
-static int chunks_fit(const uint8_t *bytes, size_t count) {
+/* Checks each chunk after the signature, up to IEND or the end of the file: that it lies inside
+   the file (0 and "truncated" if not) and that its CRC is right (0 and "XXXX: CRC error" if
+   not). libpng checks a chunk's CRC only after it has used the chunk's data, so a damaged IDAT
+   would otherwise be reported by zlib ("incorrect data check") before its CRC is read. */
+static int chunks_sound(const uint8_t *bytes, size_t count, char *message, size_t message_size) {
     size_t offset = 8;
     while (offset + 8 <= count) {
         uint32_t length = (uint32_t)bytes[offset] << 24 | (uint32_t)bytes[offset + 1] << 16
                         | (uint32_t)bytes[offset + 2] << 8 | bytes[offset + 3];
-        if ((size_t)length > count - offset - 8 || count - offset - 8 - length < 4) return 0;
-        if (memcmp(bytes + offset + 4, "IEND", 4) == 0) return 1;
+        if ((size_t)length > count - offset - 8 || count - offset - 8 - length < 4) {
+            snprintf(message, message_size, "truncated: a chunk claims more bytes than the file has");
+            return 0;
+        }
+        const uint8_t *type = bytes + offset + 4, *stored = type + 4 + length;
+        uint32_t expected = (uint32_t)stored[0] << 24 | (uint32_t)stored[1] << 16 | (uint32_t)stored[2] << 8 | stored[3];
+        if ((uint32_t)crc32(crc32(0L, Z_NULL, 0), type, 4 + length) != expected) {
+            snprintf(message, message_size, "%.4s: CRC error", (const char *)type);
+            return 0;
+        }
+        if (memcmp(type, "IEND", 4) == 0) return 1;
         offset += 12 + (size_t)length;
     }
     return 1;
@@ -59,11 +72,8 @@ skpng_reader *skpng_open(const uint8_t *bytes, size_t count, uint32_t *width, ui
     }
     /* libpng allocates a chunk's whole declared length before it reads the chunk: a 57-byte
        file whose text chunk claims 2 GB would take 2 GB. The file is in memory, so every
-       chunk's length is checked against what is left of it first. */
-    if (!chunks_fit(bytes, count)) {
-        snprintf(message, message_size, "truncated: a chunk claims more bytes than the file has");
-        return NULL;
-    }
+       chunk's length is checked against what is left of it first (and its CRC with it). */
+    if (!chunks_sound(bytes, count, message, message_size)) return NULL;
     struct skpng_reader *reader = calloc(1, sizeof(*reader));
     if (!reader) {
         snprintf(message, message_size, "out of memory");
@@ -92,20 +102,42 @@ skpng_reader *skpng_open(const uint8_t *bytes, size_t count, uint32_t *width, ui
     return reader;
 }
 
-int skpng_read(skpng_reader *reader, uint32_t *pixels, size_t stride, char *message, size_t message_size) {
+/* Multiplies each pixel's colour by its alpha, rounded to nearest. Done once all rows are
+   read: libpng fills a row of an interlaced image over several passes. */
+static void premultiply(uint32_t *pixels, size_t stride, uint32_t width, uint32_t height) {
+    for (uint32_t y = 0; y < height; y++) {
+        uint32_t *row = pixels + (size_t)y * stride;
+        for (uint32_t x = 0; x < width; x++) {
+            uint32_t p = row[x], a = p >> 24;
+            if (a == 255) continue;
+            uint32_t r = ((p >> 16 & 0xFF) * a + 127) / 255;
+            uint32_t g = ((p >> 8 & 0xFF) * a + 127) / 255;
+            uint32_t b = ((p & 0xFF) * a + 127) / 255;
+            row[x] = a << 24 | r << 16 | g << 8 | b;
+        }
+    }
+}
+
+int skpng_read(skpng_reader *reader, uint32_t *pixels, size_t stride, skpng_format format,
+               char *message, size_t message_size) {
     png_structp png = reader->png;
     png_infop info = reader->info;
     if (setjmp(png_jmpbuf(png))) {
         report(reader, message, message_size);
         return -1;
     }
-    /* To 8-bit B, G, R, 0 bytes: one little-endian XRGB8888 word per pixel. */
+    /* To 8-bit B, G, R, then 0 or alpha bytes: one little-endian XRGB8888 or ARGB8888 word
+       per pixel (tRNS becomes alpha through png_set_expand). */
     png_set_expand(png);
     png_set_scale_16(png);
     png_set_gray_to_rgb(png);
-    png_set_strip_alpha(png);
+    if (format == SKPNG_XRGB) {
+        png_set_strip_alpha(png);
+        png_set_filler(png, 0, PNG_FILLER_AFTER);
+    } else {
+        png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER);
+    }
     png_set_bgr(png);
-    png_set_filler(png, 0, PNG_FILLER_AFTER);
     int passes = png_set_interlace_handling(png);
     png_read_update_info(png, info);
     uint32_t width = png_get_image_width(png, info);
@@ -119,6 +151,7 @@ int skpng_read(skpng_reader *reader, uint32_t *pixels, size_t stride, char *mess
         }
     }
     png_read_end(png, NULL);
+    if (format == SKPNG_PREMULTIPLIED_ARGB) premultiply(pixels, stride, width, height);
     return 0;
 }
 

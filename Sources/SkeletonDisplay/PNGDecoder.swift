@@ -22,7 +22,7 @@ public enum PNGDecoder {
             }
             let image = PixelBuffer(width: Int(width), height: Int(height))
             let canvas = image.canvas
-            guard skpng_read(reader, canvas.row(0), canvas.stride, &message, message.count) == 0 else {
+            guard skpng_read(reader, canvas.row(0), canvas.stride, SKPNG_XRGB, &message, message.count) == 0 else {
                 return .failure(PNGDecodingError(reason: text(message)))
             }
             return .success(image)

@@ -15,9 +15,19 @@ typedef struct skpng_reader skpng_reader;
 skpng_reader *skpng_open(const uint8_t *bytes, size_t count, uint32_t *width, uint32_t *height,
                          char *message, size_t message_size);
 
-/* Decodes every pixel as XRGB8888 (any bit depth, colour type and interlacing; alpha dropped)
-   into rows of stride pixels, then reads to IEND. 0 on success, -1 with the reason in message. */
-int skpng_read(skpng_reader *reader, uint32_t *pixels, size_t stride, char *message, size_t message_size);
+/* What skpng_read produces: one little-endian 32-bit word per pixel either way. */
+typedef enum skpng_format {
+    /* XRGB8888, alpha dropped (the top byte 0): screens and golden images. */
+    SKPNG_XRGB = 0,
+    /* ARGB8888 with the colour premultiplied by alpha (round(c * a / 255)); an image without
+       alpha is opaque (0xFF). Pictures drawn over the skeleton. */
+    SKPNG_PREMULTIPLIED_ARGB = 1,
+} skpng_format;
+
+/* Decodes every pixel (any bit depth, colour type and interlacing) in `format` into rows of
+   stride pixels, then reads to IEND. 0 on success, -1 with the reason in message. */
+int skpng_read(skpng_reader *reader, uint32_t *pixels, size_t stride, skpng_format format,
+               char *message, size_t message_size);
 
 void skpng_close(skpng_reader *reader);
 

@@ -21,7 +21,7 @@ let package = Package(
         .target(name: "SkeletonSystem", dependencies: ["CSkeletonSystem"]),
         .target(name: "SkeletonLayout", dependencies: ["SkeletonSystem"]),
         .target(name: "SkeletonRender", dependencies: ["SkeletonLayout"]),
-        .target(name: "SkeletonPicture", dependencies: ["SkeletonRender", "SkeletonSystem", "CSkeletonPNG"]),
+        .target(name: "SkeletonPicture", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonSystem", "CSkeletonPNG"]),
         .systemLibrary(name: "CLibDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .target(name: "CSkeletonDRM", dependencies: ["CLibDRM"]),
         .target(name: "SkeletonDisplay", dependencies: ["SkeletonRender", "SkeletonSystem", "CZlib", "CSkeletonPNG", "CLibDRM", "CSkeletonDRM"]),
@@ -60,7 +60,7 @@ let package = Package(
         .testTarget(name: "SkeletonRenderTests", dependencies: ["SkeletonRender", "SkeletonDisplay"]),
         .testTarget(name: "SkeletonToolTests", dependencies: ["SkeletonTools"]),
         .testTarget(name: "SkeletonProtocolTests", dependencies: ["SkeletonProtocol", "SkeletonCLI"]),
-        .testTarget(name: "SkeletonPictureTests", dependencies: ["SkeletonPicture", "SkeletonRender", "SkeletonDisplay"]),
+        .testTarget(name: "SkeletonPictureTests", dependencies: ["SkeletonPicture", "SkeletonLayout", "SkeletonRender", "SkeletonDisplay"]),
         .testTarget(name: "SkeletonDisplayTests", dependencies: ["SkeletonDisplay", "SkeletonSystem", "SkeletonLayout", "SkeletonRender"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,5 @@
+import SkeletonLayout
+
 /// Where the firmware's boot logo goes on an output, so that it stays where the firmware drew it.
 ///
 /// The rule, from Linux (drivers/video/fbdev/efifb.c, `efifb_show_boot_graphics` and its

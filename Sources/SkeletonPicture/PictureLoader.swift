@@ -1,3 +1,4 @@
+import SkeletonLayout
 import SkeletonRender
 import SkeletonSystem
 

@@ -1,3 +1,5 @@
+import SkeletonLayout
+
 /// One scaled placement of a picture that `PictureLoader` keeps.
 struct RenderKey: Hashable {
     let source: PictureSource

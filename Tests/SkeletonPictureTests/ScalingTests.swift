@@ -1,3 +1,4 @@
+import SkeletonLayout
 import SkeletonPicture
 import SkeletonRender
 import Testing

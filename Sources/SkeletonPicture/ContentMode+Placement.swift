@@ -1,16 +1,7 @@
+import SkeletonLayout
 import SkeletonRender
 
-/// How a picture fills its box, as UIKit's `UIView.ContentMode` of the same names.
-public enum ContentMode: String, Sendable, CaseIterable {
-    /// Stretched to the box in both directions; the aspect ratio may change.
-    case scaleToFill
-    /// As large as fits whole in the box, aspect kept, centred; the rest of the box is transparent.
-    case scaleAspectFit
-    /// As small as covers the whole box, aspect kept, centred; what overflows is cropped.
-    case scaleAspectFill
-    /// Unscaled, centred; cropped when larger than the box.
-    case center
-
+extension ContentMode {
     /// Where a picture of `picture` pixels lands in a box of `box` pixels: a rectangle in the
     /// box's coordinates that may overflow it (fill, center) or leave part of it empty (fit).
     /// Sizes are rounded to the nearest pixel (at least 1), and the rectangle centred with the

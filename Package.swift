@@ -20,6 +20,9 @@ let package = Package(
         .target(name: "SkeletonSystem", dependencies: ["CSkeletonSystem"]),
         .target(name: "SkeletonLayout", dependencies: ["SkeletonSystem"]),
         .target(name: "SkeletonRender", dependencies: ["SkeletonLayout"]),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .target(name: "SkeletonText", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonSystem", "CFreeType", "CHarfBuzz"]),
         .systemLibrary(name: "CLibDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .target(name: "CSkeletonDRM", dependencies: ["CLibDRM"]),
         .target(name: "SkeletonDisplay", dependencies: ["SkeletonRender", "SkeletonSystem", "CZlib", "CSkeletonPNG", "CLibDRM", "CSkeletonDRM"]),
@@ -42,6 +45,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // `make bench`'s text figures: a separate executable, since the static skeletond cannot
+        // link HarfBuzz (Debian ships no libharfbuzz.a).
+        .executableTarget(name: "skeletond-textbench", dependencies: ["SkeletonText"]),
         .executableTarget(
             name: "skeletonctl",
             dependencies: [
@@ -58,6 +64,7 @@ let package = Package(
         .testTarget(name: "SkeletonRenderTests", dependencies: ["SkeletonRender", "SkeletonDisplay"]),
         .testTarget(name: "SkeletonToolTests", dependencies: ["SkeletonTools"]),
         .testTarget(name: "SkeletonProtocolTests", dependencies: ["SkeletonProtocol", "SkeletonCLI"]),
+        .testTarget(name: "SkeletonTextTests", dependencies: ["SkeletonText", "SkeletonRender", "SkeletonLayout", "SkeletonDisplay"]),
         .testTarget(name: "SkeletonDisplayTests", dependencies: ["SkeletonDisplay", "SkeletonSystem", "SkeletonLayout", "SkeletonRender"]),
     ],
     swiftLanguageModes: [.v6]

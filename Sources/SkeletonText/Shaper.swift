@@ -1,0 +1,39 @@
+import CHarfBuzz
+
+/// HarfBuzz shaping of a stretch of text (`hb_buffer_create`, `hb_buffer_add_utf32`,
+/// `hb_buffer_guess_segment_properties`, `hb_shape`). The script comes from the text; so does
+/// the direction, except for text of no script (digits, punctuation), which takes the base
+/// direction. Characters are Unicode scalar values; clusters index them.
+enum Shaper {
+    /// `text[range]` shaped with `font`, the rest of `text` as context (Arabic joining across
+    /// the ends). Clusters index `text`.
+    static func shape(_ text: [UInt32], range: Range<Int>, font: OpaquePointer, rightToLeftBase: Bool) -> ShapedRun {
+        let buffer = hb_buffer_create()
+        defer { hb_buffer_destroy(buffer) }
+        text.withUnsafeBufferPointer { scalars in
+            hb_buffer_add_utf32(buffer, scalars.baseAddress, Int32(scalars.count), UInt32(range.lowerBound), Int32(range.count))
+        }
+        var flags = HB_BUFFER_FLAG_DEFAULT.rawValue
+        if range.lowerBound == 0 { flags |= HB_BUFFER_FLAG_BOT.rawValue }
+        if range.upperBound == text.count { flags |= HB_BUFFER_FLAG_EOT.rawValue }
+        hb_buffer_set_flags(buffer, hb_buffer_flags_t(rawValue: flags))
+        hb_buffer_guess_segment_properties(buffer)
+        let script = hb_buffer_get_script(buffer)
+        if script == HB_SCRIPT_COMMON || script == HB_SCRIPT_INHERITED || script == HB_SCRIPT_UNKNOWN {
+            hb_buffer_set_direction(buffer, rightToLeftBase ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+        }
+        let rightToLeft = hb_buffer_get_direction(buffer) == HB_DIRECTION_RTL
+        hb_shape(font, buffer, nil, 0)
+        var count: UInt32 = 0
+        let infos = hb_buffer_get_glyph_infos(buffer, &count)
+        let positions = hb_buffer_get_glyph_positions(buffer, &count)
+        var glyphs: [ShapedGlyph] = []
+        glyphs.reserveCapacity(Int(count))
+        for i in 0..<Int(count) {
+            let info = infos![i], position = positions![i]
+            glyphs.append(ShapedGlyph(id: info.codepoint, cluster: Int(info.cluster), advance: Int(position.x_advance),
+                                      xOffset: Int(position.x_offset), yOffset: Int(position.y_offset)))
+        }
+        return ShapedRun(glyphs: glyphs, rightToLeft: rightToLeft)
+    }
+}

@@ -38,9 +38,7 @@ final class FontFace {
                                        FT_Long(contents.count), 0, &opened)
         guard error == 0, let face = opened else {
             bytes.deallocate()
-            let unknownFormat = Int32(FT_Err_Unknown_File_Format), invalidFormat = Int32(FT_Err_Invalid_File_Format)
-            let reason: TextError.Reason = error == unknownFormat || error == invalidFormat ? .notAFont : .freeType(code: error)
-            throw TextError(fontPath: key.path, reason: reason)
+            throw TextError(fontPath: key.path, reason: .notAFont(freeTypeError: error))
         }
         self.key = key
         self.library = library

@@ -45,7 +45,7 @@ struct InkMask {
                 let row = canvas.row(y)
                 for x in 0..<width where box[y * width + x] != 0 {
                     let a = (UInt32(box[y * width + x]) * opacity + 127) / 255
-                    row[x] = a << 24 | (red * a + 127) / 255 << 16 | (green * a + 127) / 255 << 8 | (blue * a + 127) / 255
+                    row[x] = a << 24 | ((red * a + 127) / 255) << 16 | ((green * a + 127) / 255) << 8 | (blue * a + 127) / 255
                 }
             }
         }

@@ -1,7 +1,6 @@
-/// Shaped text in visual order (left to right on the screen, whatever its direction).
+/// Shaped text in display order (left to right on the screen, whatever its directions).
 struct ShapedRun {
     var glyphs: [ShapedGlyph]
-    var rightToLeft: Bool
 
     /// The advance of the whole run, in 1/64 pixel.
     var width: Int { glyphs.reduce(0) { $0 + $1.advance } }

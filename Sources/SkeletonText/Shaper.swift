@@ -1,13 +1,19 @@
 import CHarfBuzz
 
-/// HarfBuzz shaping of a stretch of text (`hb_buffer_create`, `hb_buffer_add_utf32`,
-/// `hb_buffer_guess_segment_properties`, `hb_shape`). The script comes from the text; so does
-/// the direction, except for text of no script (digits, punctuation), which takes the base
-/// direction. Characters are Unicode scalar values; clusters index them.
+/// HarfBuzz shaping (`hb_buffer_create`, `hb_buffer_add_utf32`, `hb_buffer_set_direction`,
+/// `hb_buffer_guess_segment_properties`, `hb_shape`). Directions come from the bidirectional
+/// algorithm (`Bidi`), the script from the text. Characters are Unicode scalar values;
+/// clusters index them.
 enum Shaper {
-    /// `text[range]` shaped with `font`, the rest of `text` as context (Arabic joining across
-    /// the ends). Clusters index `text`.
-    static func shape(_ text: [UInt32], range: Range<Int>, font: OpaquePointer, rightToLeftBase: Bool) -> ShapedRun {
+    /// Characters `range` of a paragraph with bidi `levels`, shaped run by run in display order.
+    static func shapeLine(_ text: [UInt32], range: Range<Int>, levels: [Int8], font: OpaquePointer) -> ShapedRun {
+        let runs = Bidi.visualRuns(levels: levels, range: range)
+        return ShapedRun(glyphs: runs.flatMap { shape(text, range: $0.range, rightToLeft: $0.rightToLeft, font: font).glyphs })
+    }
+
+    /// `text[range]` shaped in one direction with `font`, the rest of `text` as context
+    /// (Arabic joining across the ends). Glyphs in display order; clusters index `text`.
+    static func shape(_ text: [UInt32], range: Range<Int>, rightToLeft: Bool, font: OpaquePointer) -> ShapedRun {
         let buffer = hb_buffer_create()
         defer { hb_buffer_destroy(buffer) }
         text.withUnsafeBufferPointer { scalars in
@@ -17,12 +23,8 @@ enum Shaper {
         if range.lowerBound == 0 { flags |= HB_BUFFER_FLAG_BOT.rawValue }
         if range.upperBound == text.count { flags |= HB_BUFFER_FLAG_EOT.rawValue }
         hb_buffer_set_flags(buffer, hb_buffer_flags_t(rawValue: flags))
+        hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
         hb_buffer_guess_segment_properties(buffer)
-        let script = hb_buffer_get_script(buffer)
-        if script == HB_SCRIPT_COMMON || script == HB_SCRIPT_INHERITED || script == HB_SCRIPT_UNKNOWN {
-            hb_buffer_set_direction(buffer, rightToLeftBase ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
-        }
-        let rightToLeft = hb_buffer_get_direction(buffer) == HB_DIRECTION_RTL
         hb_shape(font, buffer, nil, 0)
         var count: UInt32 = 0
         let infos = hb_buffer_get_glyph_infos(buffer, &count)
@@ -34,6 +36,6 @@ enum Shaper {
             glyphs.append(ShapedGlyph(id: info.codepoint, cluster: Int(info.cluster), advance: Int(position.x_advance),
                                       xOffset: Int(position.x_offset), yOffset: Int(position.y_offset)))
         }
-        return ShapedRun(glyphs: glyphs, rightToLeft: rightToLeft)
+        return ShapedRun(glyphs: glyphs)
     }
 }

@@ -7,7 +7,8 @@ extension TextEngine {
         let face = faces[try choice(for: style).face]!
         let font = face.shapingFont(size: Int((style.size * 64).rounded()))
         let widths = Self.paragraphs(of: text).map { paragraph in
-            Shaper.shape(paragraph, range: 0..<paragraph.count, font: font, rightToLeftBase: style.rightToLeft).width
+            Shaper.shapeLine(paragraph, range: 0..<paragraph.count, levels: Bidi.levels(paragraph, rightToLeft: style.rightToLeft),
+                             font: font).width
         }
         return Double(widths.max() ?? 0) / 64
     }

@@ -23,7 +23,8 @@ public final class TextEngine {
     /// The font faces open (a file, or a variable font at a weight, each once).
     public var faceCount: Int { faces.count }
 
-    /// `text` laid out in a `width` x `height` box: wrapped at spaces to the width (a word wider
+    /// `text` laid out in a `width` x `height` box: each paragraph in the layout's direction
+    /// with runs of the other reordered by the Unicode bidirectional algorithm, wrapped at spaces to the width (a word wider
     /// than the line cut at a cluster boundary), hard newlines kept, the block centred
     /// vertically, each line aligned; at most `maxLines` lines or as many as fit the height,
     /// the last one ending in an ellipsis when text was cut. Premultiplied ARGB8888 pixels
@@ -38,10 +39,11 @@ public final class TextEngine {
         let metrics = face.metrics(size: size)
         let lineHeight = style.lineHeight ?? metrics.lineSpacing
         let paragraphs = Self.paragraphs(of: text)
+        let levels = paragraphs.map { Bidi.levels($0, rightToLeft: style.rightToLeft) }
         let boxWidth = width * 64
         var lines: [TextLine] = []
         for (index, paragraph) in paragraphs.enumerated() {
-            let whole = Shaper.shape(paragraph, range: 0..<paragraph.count, font: font, rightToLeftBase: style.rightToLeft)
+            let whole = Shaper.shapeLine(paragraph, range: 0..<paragraph.count, levels: levels[index], font: font)
             let ranges = LineBreaker.lines(paragraph, advances: whole.clusterAdvances(count: paragraph.count),
                                            clusterStarts: whole.clusterStarts(count: paragraph.count), width: boxWidth)
             lines += ranges.map { TextLine(paragraph: index, range: $0) }
@@ -59,8 +61,8 @@ public final class TextEngine {
         for (number, line) in lines.enumerated() {
             let paragraph = paragraphs[line.paragraph]
             let run = line.ellipsis
-                ? Self.shapeEllipsized(paragraph, range: line.range, font: font, rightToLeftBase: style.rightToLeft, width: boxWidth)
-                : Shaper.shape(paragraph, range: line.range, font: font, rightToLeftBase: style.rightToLeft)
+                ? Self.shapeEllipsized(paragraph, range: line.range, font: font, rightToLeft: style.rightToLeft, width: boxWidth)
+                : Shaper.shapeLine(paragraph, range: line.range, levels: levels[line.paragraph], font: font)
             let baseline = Int((top + Double(number) * lineHeight + ascent).rounded())
             draw(run, into: &mask, origin: Self.origin(of: run, style: style, boxWidth: boxWidth), baseline: baseline,
                  face: face.key, size: size)

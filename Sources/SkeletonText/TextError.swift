@@ -6,10 +6,8 @@ public struct TextError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Reason: Sendable, Equatable {
         /// The file could not be read (missing, unreadable, a directory, too large).
         case unreadable(FileReadError)
-        /// FreeType does not recognise the file as a font.
-        case notAFont
-        /// FreeType refused the face with this error code.
-        case freeType(code: Int32)
+        /// FreeType cannot open the file as a font (`FT_New_Memory_Face`'s error code).
+        case notAFont(freeTypeError: Int32)
         /// A weight outside 100...900.
         case noSuchWeight(Int)
         /// A size that is not a positive number of pixels up to `TextEngine.maximumSize`.
@@ -32,8 +30,7 @@ public struct TextError: Error, Sendable, Equatable, CustomStringConvertible {
         let why: String
         switch reason {
         case .unreadable(let error): why = error.description
-        case .notAFont: why = "it is not a font FreeType knows"
-        case .freeType(let code): why = "FreeType error \(code)"
+        case .notAFont(let code): why = "it is not a font FreeType can read (FreeType error \(code))"
         case .noSuchWeight(let weight): why = "no such weight \(weight) (weights are 100 to 900)"
         case .badSize(let size): why = "size \(size) is not a number of pixels from above 0 to \(TextEngine.maximumSize)"
         case .badLineHeight(let height): why = "line height \(height) is not a positive number of pixels"

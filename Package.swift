@@ -22,17 +22,24 @@ let package = Package(
         .target(name: "SkeletonLayout", dependencies: ["SkeletonSystem"]),
         .target(name: "SkeletonRender", dependencies: ["SkeletonLayout"]),
         .target(name: "SkeletonPicture", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonSystem", "CSkeletonPNG"]),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
+        .target(name: "SkeletonText",
+                dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonSystem", "CFreeType", "CHarfBuzz", "CFriBidi"]),
         .systemLibrary(name: "CLibDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .target(name: "CSkeletonDRM", dependencies: ["CLibDRM"]),
         .target(name: "SkeletonDisplay", dependencies: ["SkeletonRender", "SkeletonSystem", "CZlib", "CSkeletonPNG", "CLibDRM", "CSkeletonDRM"]),
         .target(name: "SkeletonBoot", dependencies: ["SkeletonSystem", "SkeletonLayout", "SkeletonRender", "SkeletonDisplay"]),
-        .target(name: "SkeletonTools", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "SkeletonSystem"]),
+        .target(name: "SkeletonTools", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "SkeletonSystem", "SkeletonContent"]),
         .target(name: "SkeletonProtocol", dependencies: ["SkeletonLayout"]),
         .target(name: "SkeletonCLI", dependencies: [
             "SkeletonLayout", "SkeletonProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        .target(name: "SkeletonContent", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonPicture", "SkeletonText"]),
         .target(name: "SkeletonDaemon",
-                dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "SkeletonProtocol", "SkeletonSystem", "SkeletonBoot"]),
+                dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "SkeletonProtocol", "SkeletonSystem", "SkeletonBoot",
+                               "SkeletonContent"]),
         .executableTarget(
             name: "skeletond",
             dependencies: [
@@ -44,6 +51,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // `make bench`'s text figures: a separate executable, since the static skeletond cannot
+        // link HarfBuzz (Debian ships no libharfbuzz.a).
+        .executableTarget(name: "skeletond-textbench", dependencies: ["SkeletonText"]),
         .executableTarget(
             name: "skeletonctl",
             dependencies: [
@@ -61,6 +71,7 @@ let package = Package(
         .testTarget(name: "SkeletonToolTests", dependencies: ["SkeletonTools"]),
         .testTarget(name: "SkeletonProtocolTests", dependencies: ["SkeletonProtocol", "SkeletonCLI"]),
         .testTarget(name: "SkeletonPictureTests", dependencies: ["SkeletonPicture", "SkeletonLayout", "SkeletonRender", "SkeletonDisplay"]),
+        .testTarget(name: "SkeletonTextTests", dependencies: ["SkeletonText", "SkeletonRender", "SkeletonLayout", "SkeletonDisplay"]),
         .testTarget(name: "SkeletonDisplayTests", dependencies: ["SkeletonDisplay", "SkeletonSystem", "SkeletonLayout", "SkeletonRender"]),
     ],
     swiftLanguageModes: [.v6]

@@ -98,11 +98,12 @@ public struct FrameCache: Sendable {
         try SystemCalls.writeFileAtomically(path, parts)
     }
 
-    /// Renders `layout`'s first frame (animation time 0) at `size` and stores it at `path`.
+    /// Renders `layout`'s first frame (animation time 0) at `size`, its pictures and texts made
+    /// by `sprites`, and stores it at `path`.
     public func storeFirstFrame(of layout: Layout, overrides: PresentationOverrides = PresentationOverrides(),
-                                size: Size, at path: String) throws(Errno) {
+                                size: Size, sprites: SpriteSource?, at path: String) throws(Errno) {
         let frame = PixelBuffer(size: size)
-        FrameRenderer(layout: layout, outputSize: size, overrides: overrides).renderFull(at: 0, into: frame.canvas)
+        FrameRenderer(layout: layout, outputSize: size, overrides: overrides, sprites: sprites).renderFull(at: 0, into: frame.canvas)
         try store(path, from: frame.canvas)
     }
 

@@ -20,6 +20,8 @@ public final class StartFrames {
     private var bootDisplay: BootDisplay?
     /// The settings' choices; the daemon sets them before it opens the display.
     public var choices: BootChoices?
+    /// Makes the pictures and texts of frames written to the cache.
+    public var sprites: SpriteSource?
 
     /// The boot display's frame became the display's: when it was shown (CLOCK_MONOTONIC
     /// seconds) and whether its outputs were chosen at boot (a plan) rather than replayed.
@@ -183,7 +185,7 @@ public final class StartFrames {
             do {
                 // A directory that cannot be made shows up as the failure to write into it.
                 try? SystemCalls.makeDirectories(FrameCache.directory(of: frame.path), mode: 0o755)
-                try cache.storeFirstFrame(of: look.layout, overrides: look.overrides, size: frame.size, at: frame.path)
+                try cache.storeFirstFrame(of: look.layout, overrides: look.overrides, size: frame.size, sprites: sprites, at: frame.path)
                 log.info("frame cache: wrote \(frame.path) for \(frame.size)")
             } catch {
                 failed.append(frame)

@@ -1,3 +1,4 @@
+import SkeletonContent
 import SkeletonBoot
 import SkeletonDisplay
 import SkeletonLayout
@@ -70,6 +71,10 @@ public final class Daemon {
         }
         self.debugTree = SystemCalls.environment("SKELETON_DEBUG") != nil
         host.onAttach = { [unowned self] in needsDraw = true }
+        // Pictures and texts for every output and the frame cache; what cannot be made is said once.
+        let sprites = ContentSprites(report: { logger.error("layout: \($0)") })
+        host.sprites = sprites
+        start.sprites = sprites
     }
 
     // MARK: Start and stop

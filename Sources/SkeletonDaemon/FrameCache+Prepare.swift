@@ -1,3 +1,4 @@
+import SkeletonContent
 import SkeletonBoot
 import SkeletonLayout
 import SkeletonSystem
@@ -25,9 +26,10 @@ extension FrameCache {
             return .failure(DaemonError("cannot create \(cache.directory): \(error)"))
         }
         var written: [String] = []
+        let sprites = ContentSprites()
         for size in sizes {
             let path = cache.path(layoutName: source.name, layoutText: source.text, size: size)
-            do { try cache.storeFirstFrame(of: layout, size: size, at: path) } catch {
+            do { try cache.storeFirstFrame(of: layout, size: size, sprites: sprites, at: path) } catch {
                 return .failure(DaemonError("cannot write \(path): \(error.text)"))
             }
             written.append(path)

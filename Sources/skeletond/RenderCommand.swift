@@ -23,10 +23,25 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var presentation: PresentationOptions
 
+    @Option(name: .customLong("text"), help: ArgumentHelp("A label's text by its id, as skeletonctl update sets it (repeatable).",
+                                                          valueName: "ID=TEXT"), transform: OptionValues.labelText)
+    var texts: [ContentEntry<String>] = []
+
+    @Option(name: .customLong("progress"), help: ArgumentHelp("A bar's value by its id (repeatable).", valueName: "ID=VALUE"),
+            transform: OptionValues.progress)
+    var progress: [ContentEntry<ProgressValue>] = []
+
     func run() throws {
+        var content = LayoutContent()
+        for entry in texts { content.texts[entry.id!] = entry.value }
+        for entry in progress {
+            guard let id = entry.id else { throw ValidationError("--progress takes ID=VALUE here: a bar's id") }
+            content.values[id] = entry.value
+        }
         do {
-            try RenderTool.render(layoutPath: layout, outputPath: out, size: size, time: seconds,
-                                  overrides: presentation.overrides)
+            let problems = try RenderTool.render(layoutPath: layout, outputPath: out, size: size, time: seconds,
+                                  overrides: presentation.overrides, content: content)
+            printError(problems)
         } catch {
             printError(error.lines)
             throw ExitCode(1)

@@ -14,7 +14,8 @@ RUNDIR = build/run
 
 all: release
 
-# System packages: libdrm for the display backend, zlib and libpng for PNG, jsonschema for the schema test.
+# System packages: libdrm for the display backend, zlib and libpng for PNG, FreeType, HarfBuzz, FriBidi
+# and DejaVu Sans for text, jsonschema for the schema test.
 deps:
 	@scripts/install-deps.sh
 
@@ -46,6 +47,7 @@ fuzz: deps
 bench: release
 	$(RELEASE)/skeletond bench benchmarks/scene-1080p.json
 	$(RELEASE)/skeletond bench-control
+	$(RELEASE)/skeletond-textbench
 
 install: release
 	$(MAKE) install-files

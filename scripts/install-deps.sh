@@ -7,6 +7,10 @@ missing=()
 pkg-config --exists libdrm 2>/dev/null || missing+=(libdrm-dev)
 pkg-config --exists zlib 2>/dev/null || missing+=(zlib1g-dev)
 pkg-config --exists libpng 2>/dev/null || missing+=(libpng-dev)
+pkg-config --exists freetype2 2>/dev/null || missing+=(libfreetype-dev)
+pkg-config --exists harfbuzz 2>/dev/null || missing+=(libharfbuzz-dev)
+pkg-config --exists fribidi 2>/dev/null || missing+=(libfribidi-dev)
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
 command -v systemd-analyze >/dev/null || missing+=(systemd)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "installing ${missing[*]}"

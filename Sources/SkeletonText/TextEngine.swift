@@ -9,6 +9,8 @@ public final class TextEngine {
     public static let defaultFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
     /// The largest em size drawn, in pixels.
     public static let maximumSize = 1000.0
+    /// The largest line height, in pixels.
+    public static let maximumLineHeight = 10000.0
 
     let library = FontLibrary()
     var faces: [FaceKey: FontFace] = [:]
@@ -23,10 +25,10 @@ public final class TextEngine {
     /// The font faces open (a file, or a variable font at a weight, each once).
     public var faceCount: Int { faces.count }
 
-    /// `text` laid out in a `width` x `height` box: each paragraph in the layout's direction
-    /// with runs of the other reordered by the Unicode bidirectional algorithm, wrapped at spaces to the width (a word wider
-    /// than the line cut at a cluster boundary), hard newlines kept, the block centred
-    /// vertically, each line aligned; at most `maxLines` lines or as many as fit the height,
+    /// `text` laid out in a `width` x `height` box: each paragraph in the layout's direction,
+    /// runs of the other reordered by the Unicode bidirectional algorithm, wrapped at spaces to
+    /// the width (a word wider than the line cut at a cluster boundary), hard newlines kept, the
+    /// block centred vertically, each line aligned; at most `maxLines` lines or as many as fit the height,
     /// the last one ending in an ellipsis when text was cut. Premultiplied ARGB8888 pixels
     /// (alpha in the top byte), transparent where there is no ink; nothing outside the box.
     /// The box must be at least one pixel each way.
@@ -48,7 +50,7 @@ public final class TextEngine {
                                            clusterStarts: whole.clusterStarts(count: paragraph.count), width: boxWidth)
             lines += ranges.map { TextLine(paragraph: index, range: $0) }
         }
-        let fitting = max(1, Int(Double(height) / lineHeight))
+        let fitting = max(1, Int(min(Double(height) / lineHeight, Double(Int32.max))))
         let shown = min(style.maxLines ?? fitting, fitting)
         if lines.count > shown {
             lines.removeLast(lines.count - shown)
@@ -79,7 +81,7 @@ public final class TextEngine {
     static func validate(_ style: TextStyle) throws(TextError) {
         func fail(_ reason: TextError.Reason) -> TextError { TextError(fontPath: style.fontPath, reason: reason) }
         guard style.size > 0 && style.size <= maximumSize else { throw fail(.badSize(style.size)) }
-        if let height = style.lineHeight, !(height > 0 && height.isFinite) { throw fail(.badLineHeight(height)) }
+        if let height = style.lineHeight, !(height > 0 && height <= maximumLineHeight) { throw fail(.badLineHeight(height)) }
         if let lines = style.maxLines, lines < 1 { throw fail(.badMaxLines(lines)) }
         if let weight = style.weight, !(100...900).contains(weight) { throw fail(.noSuchWeight(weight)) }
     }

@@ -12,7 +12,7 @@ public struct TextError: Error, Sendable, Equatable, CustomStringConvertible {
         case noSuchWeight(Int)
         /// A size that is not a positive number of pixels up to `TextEngine.maximumSize`.
         case badSize(Double)
-        /// A line height that is not a positive number of pixels.
+        /// A line height that is not a positive number of pixels up to `TextEngine.maximumLineHeight`.
         case badLineHeight(Double)
         /// A line limit below one.
         case badMaxLines(Int)
@@ -33,7 +33,7 @@ public struct TextError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notAFont(let code): why = "it is not a font FreeType can read (FreeType error \(code))"
         case .noSuchWeight(let weight): why = "no such weight \(weight) (weights are 100 to 900)"
         case .badSize(let size): why = "size \(size) is not a number of pixels from above 0 to \(TextEngine.maximumSize)"
-        case .badLineHeight(let height): why = "line height \(height) is not a positive number of pixels"
+        case .badLineHeight(let height): why = "line height \(height) is not a number of pixels from above 0 to \(TextEngine.maximumLineHeight)"
         case .badMaxLines(let lines): why = "lines \(lines) is fewer than one"
         }
         return "font \(fontPath): \(why)"

@@ -1,6 +1,9 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+/// scripts/build-static.sh sets SKELETOND_STATIC: see SkeletonContent below.
+let staticBuild = Context.environment["SKELETOND_STATIC"] != nil
+
 let package = Package(
     name: "skeletond",
     platforms: [.macOS(.v14)],
@@ -36,7 +39,11 @@ let package = Package(
         .target(name: "SkeletonCLI", dependencies: [
             "SkeletonLayout", "SkeletonProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .target(name: "SkeletonContent", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonPicture", "SkeletonText"]),
+        // The static build (scripts/build-static.sh, for the initramfs) leaves text out: Debian ships
+        // no static HarfBuzz. Its labels show as their skeletons.
+        .target(name: "SkeletonContent",
+                dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonPicture"] + (staticBuild ? [] : ["SkeletonText"]),
+                swiftSettings: staticBuild ? [.define("SKELETOND_WITHOUT_TEXT")] : []),
         .target(name: "SkeletonDaemon",
                 dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "SkeletonProtocol", "SkeletonSystem", "SkeletonBoot",
                                "SkeletonContent"]),

@@ -2,10 +2,11 @@
 # Builds skeletond and skeletonctl as static executables for an initramfs (no shared library,
 # not even glibc's), stripped, into build/static/. The unwind tables (.eh_frame) are dropped:
 # Swift code does not unwind, so only a crash backtrace would lose detail, and they are 1.9 MB.
-# Only these two products are built: skeletond-textbench links HarfBuzz, and Debian ships no
-# static HarfBuzz (libharfbuzz-dev has no libharfbuzz.a, libgraphite2-dev no libgraphite2.a);
-# FreeType (libfreetype.a, then libpng16, zlib, brotlidec, brotlicommon, bz2) and FriBidi
-# (libfribidi.a) would link.
+# Debian ships no static HarfBuzz (libharfbuzz-dev has no libharfbuzz.a, libgraphite2-dev no
+# libgraphite2.a), so this build leaves text out (SKELETOND_STATIC, see Package.swift): labels
+# show as their skeletons. FreeType (libfreetype.a, then libpng16, zlib, brotlidec,
+# brotlicommon, bz2) and FriBidi (libfribidi.a) would link.
+export SKELETOND_STATIC=1
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=build/static

@@ -1,0 +1,79 @@
+import Foundation
+@testable import SkeletonDaemon
+import SkeletonLayout
+import SkeletonRender
+import Testing
+
+/// Texts and values by id over the real socket, the message and progress roles, psplash's
+/// FIFO: what status reports and what the screen shows (against `FrameRenderer` with the same
+/// content), with the clock stepped by hand.
+@Suite struct ContentCommandTests {
+    static let splash = ##"""
+        {"name": "splash", "canvas": {"width": 200, "height": 100, "background": "#FFFFFF"},
+         "presentation": {"style": "solid", "animated": false, "transition": {"kind": "none"}},
+         "root": {"kind": "view", "skeletonable": false, "children": [
+           {"kind": "label", "id": "status", "role": "message", "frame": [0, 0, 200, 40], "text": "Starting", "fontSize": 16},
+           {"kind": "progress", "id": "bar", "frame": [0, 60, 200, 10], "cornerRadius": 0, "value": 0,
+            "trackColor": "#000000", "fillColor": "#FF0000", "valueAnimation": 0.5}
+         ]}}
+        """##
+
+    func screenEqualsRender(_ d: SteppedDaemon, content: LayoutContent) throws -> Bool {
+        guard case .success(let layout) = LayoutLoader.load(path: d.directory + "/layouts/splash.json") else { return false }
+        let expected = PixelBuffer(size: d.screen.size)
+        FrameRenderer(layout: layout, outputSize: d.screen.size, content: content, sprites: d.daemon.host.sprites)
+            .renderFull(at: 0, into: expected.canvas)
+        return expected.pixels == d.screen.pixels
+    }
+
+    @Test func anUpdateSetsTextsAndValuesByIdAndTheBarSlides() throws {
+        let d = try SteppedDaemon(layouts: ["splash": Self.splash], start: "splash")
+        d.run(until: 101)
+        #expect(try screenEqualsRender(d, content: LayoutContent()))
+        let client = try d.connect()
+        let reply = d.request(client, #"{"command": "update", "content": {"status": {"text": "Installing updates"}}, "progress": 1}"#)
+        #expect(reply?["ok"] == .bool(true), "\(String(describing: reply))")
+        // Half way through the half-second slide the fill stands at half the bar.
+        d.step(to: d.clock.now + 0.25, turns: 2)
+        #expect(d.screen[99, 65] & 0xFFFFFF == 0xFF0000)
+        #expect(d.screen[101, 65] & 0xFFFFFF == 0x000000)
+        d.run(until: d.clock.now + 0.5)
+        let final = LayoutContent(texts: ["status": "Installing updates"], values: ["bar": .fraction(1)])
+        #expect(try screenEqualsRender(d, content: final))
+        let status = d.request(client, #"{"command": "status"}"#)
+        #expect(status?["content"] == final.json)
+    }
+
+    @Test func aContentChangeForANodeThatIsNotThereIsRefusedAndChangesNothing() throws {
+        let d = try SteppedDaemon(layouts: ["splash": Self.splash], start: "splash")
+        d.run(until: 101)
+        let before = d.screen.pixels
+        let client = try d.connect()
+        let unknown = d.request(client, #"{"command": "update", "content": {"title": {"text": "x"}}}"#)
+        #expect(unknown?["error"]?["message"]?.stringValue
+                == "\"content\": no label node \"title\" in the layout (its label nodes: \"status\")")
+        let wrongKind = d.request(client, #"{"command": "update", "content": {"bar": {"text": "x"}}}"#)
+        #expect(wrongKind?["error"]?["message"]?.stringValue == "\"content\": node \"bar\" is a progress bar: it takes a value, not a text")
+        d.run(until: 102)
+        #expect(d.screen.pixels == before)
+    }
+
+    @Test func psplashsFIFODrivesTheRoles() throws {
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("psplash-\(UUID().uuidString.prefix(8))").path
+        let d = try SteppedDaemon(layouts: ["splash": Self.splash], start: "splash", settings: #"{"psplash": {"fifo": "\#(fifo)"}}"#)
+        defer { d.shutdown() }
+        d.run(until: 101)
+        let writer = FileHandle(forWritingAtPath: fifo)
+        #expect(writer != nil)
+        writer?.write(Data("MSG Checking the disks\0PROGRESS 40\0BOGUS\nPROGRESS 400\0".utf8))
+        d.run(until: 102)
+        let expected = LayoutContent(texts: ["status": "Checking the disks"], values: ["bar": .fraction(0.4)])
+        #expect(try screenEqualsRender(d, content: expected))
+        #expect(d.logContains("psplash: \(fifo): unknown command \"BOGUS\""))
+        #expect(d.logContains("PROGRESS takes a whole number from 0 to 100, found \"400\""))
+        writer?.write(Data("QUIT\0".utf8))
+        d.run(until: 103)
+        #expect(d.daemon.session.state == .idle)
+        try? writer?.close()
+    }
+}

@@ -15,10 +15,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // libpng16.a needs libz and libm after it, and a static link orders libraries as given;
-        // skeleton_png.c calls zlib's crc32 itself too.
+        // skeleton_png.c calls zlib's crc32 itself too (zlib.h from zlib1g-dev, beside png.h).
         .target(name: "CSkeletonPNG", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("z"), .linkedLibrary("m")]),
         .target(name: "CSkeletonSystem"),
         .target(name: "SkeletonSystem", dependencies: ["CSkeletonSystem"]),
@@ -32,7 +31,7 @@ let package = Package(
                 dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonSystem", "CFreeType", "CHarfBuzz", "CFriBidi"]),
         .systemLibrary(name: "CLibDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .target(name: "CSkeletonDRM", dependencies: ["CLibDRM"]),
-        .target(name: "SkeletonDisplay", dependencies: ["SkeletonRender", "SkeletonSystem", "CZlib", "CSkeletonPNG", "CLibDRM", "CSkeletonDRM"]),
+        .target(name: "SkeletonDisplay", dependencies: ["SkeletonRender", "SkeletonSystem", "CSkeletonPNG", "CLibDRM", "CSkeletonDRM"]),
         .target(name: "SkeletonBoot", dependencies: ["SkeletonSystem", "SkeletonLayout", "SkeletonRender", "SkeletonDisplay"]),
         .target(name: "SkeletonTools", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "SkeletonSystem", "SkeletonContent"]),
         .target(name: "SkeletonProtocol", dependencies: ["SkeletonLayout"]),

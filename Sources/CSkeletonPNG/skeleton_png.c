@@ -3,6 +3,7 @@
 #include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -160,3 +161,73 @@ void skpng_close(skpng_reader *reader) {
     if (reader->png) png_destroy_read_struct(&reader->png, reader->info ? &reader->info : NULL, NULL);
     free(reader);
 }
+
+/* The growing buffer that skpng_write's PNG goes into. */
+struct skpng_output {
+    uint8_t *bytes;
+    size_t count;
+    size_t capacity;
+    char error[200];
+};
+
+static void on_write_error(png_structp png, png_const_charp message) {
+    struct skpng_output *output = png_get_error_ptr(png);
+    snprintf(output->error, sizeof(output->error), "%s", message);
+    png_longjmp(png, 1);
+}
+
+static void write_bytes(png_structp png, png_bytep data, size_t length) {
+    struct skpng_output *output = png_get_io_ptr(png);
+    if (length > output->capacity - output->count) {
+        size_t capacity = output->capacity ? output->capacity : 65536;
+        while (length > capacity - output->count) {
+            if (capacity > SIZE_MAX / 2) png_error(png, "the PNG is too large for memory");
+            capacity *= 2;
+        }
+        uint8_t *grown = realloc(output->bytes, capacity);
+        if (!grown) png_error(png, "out of memory");
+        output->bytes = grown;
+        output->capacity = capacity;
+    }
+    memcpy(output->bytes + output->count, data, length);
+    output->count += length;
+}
+
+static void flush_nothing(png_structp png) { (void)png; }
+
+int skpng_write(const uint32_t *pixels, size_t stride, uint32_t width, uint32_t height,
+                uint8_t **bytes, size_t *count, char *message, size_t message_size) {
+    struct skpng_output output = {0};
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &output, on_write_error, on_warning);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!info) {
+        snprintf(message, message_size, "out of memory");
+        if (png) png_destroy_write_struct(&png, NULL);
+        return -1;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        snprintf(message, message_size, "%s", output.error);
+        png_destroy_write_struct(&png, &info);
+        free(output.bytes);
+        return -1;
+    }
+    png_set_write_fn(png, &output, write_bytes, flush_nothing);
+    png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
+    png_set_compression_level(png, 6);
+    png_write_info(png, info);
+    /* Rows are B, G, R, X bytes in memory: libpng swaps to R, G, B and drops the X. */
+    png_set_bgr(png);
+    png_set_filler(png, 0, PNG_FILLER_AFTER);
+    for (uint32_t y = 0; y < height; y++) {
+        png_write_row(png, (png_const_bytep)(pixels + (size_t)y * stride));
+    }
+    png_write_end(png, NULL);
+    png_destroy_write_struct(&png, &info);
+    *bytes = output.bytes;
+    *count = output.count;
+    return 0;
+}
+
+void skpng_free(uint8_t *bytes) { free(bytes); }

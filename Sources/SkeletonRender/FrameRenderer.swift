@@ -187,6 +187,7 @@ public final class FrameRenderer: @unchecked Sendable {
     /// Draws the whole frame and remembers `time` as the last frame drawn.
     @discardableResult
     public func renderFull(at time: Double, into canvas: Canvas) -> PixelRect {
+        for index in bars.keys { bars[index]?.startSlide(at: time) }
         draw(canvas.bounds, at: time, into: canvas)
         lastTime = time
         return canvas.bounds
@@ -202,6 +203,7 @@ public final class FrameRenderer: @unchecked Sendable {
             mirror?.canvas.copy(whole, from: canvas)
             return [whole]
         }
+        for index in bars.keys { bars[index]?.startSlide(at: time) }
         let rects = PixelRect.coalesce(changedRects(from: last, to: time) + inheritedDamage)
         inheritedDamage = []
         // Redrawing what the mirror lacks costs less than copying it afterwards: the regions
@@ -226,7 +228,7 @@ public final class FrameRenderer: @unchecked Sendable {
             case (.progress(let new), .progress(let old)) where new.rect == old.rect && new.clip == old.clip:
                 var bar = ProgressBar(new)
                 if let from = other.bars[index]?.shownValue(at: last), new.value.fraction != nil {
-                    bar.slide = (from, last)
+                    bar.slide = (from, nil)
                 }
                 slides[index] = bar
                 damage.append(maskBounds[index])

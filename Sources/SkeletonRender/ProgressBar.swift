@@ -5,8 +5,9 @@ import SkeletonLayout
 /// crossing the bar once per period from the leading edge.
 struct ProgressBar {
     let item: ProgressItem
-    /// A value change in flight: the value it started from and when (animation time).
-    var slide: (from: Double, start: Double)?
+    /// A value change in flight: the value it started from and when (animation time; nil until
+    /// its first frame is drawn, so that a picture that stood still for a while does not skip it).
+    var slide: (from: Double, start: Double?)?
 
     private static let ease = TimingCurve(.easeInOut)
 
@@ -18,7 +19,8 @@ struct ProgressBar {
     func shownValue(at time: Double) -> Double? {
         guard let target = item.value.fraction else { return nil }
         guard let slide, item.valueAnimation > 0 else { return target }
-        let p = min(1, max(0, (time - slide.start) / item.valueAnimation))
+        guard let start = slide.start else { return slide.from }
+        let p = min(1, max(0, (time - start) / item.valueAnimation))
         return slide.from + (target - slide.from) * Self.ease(p)
     }
 
@@ -26,7 +28,8 @@ struct ProgressBar {
     func moves(after time: Double?) -> Bool {
         guard item.value.fraction != nil else { return true }
         guard let slide else { return false }
-        return (time ?? -.infinity) < slide.start + item.valueAnimation
+        guard let start = slide.start, let time else { return true }
+        return time < start + item.valueAnimation
     }
 
     /// The fill's rectangle at `time` in output pixels (empty at zero).
@@ -43,6 +46,11 @@ struct ProgressBar {
         let travelled = phase * (r.width + segment)
         let x = item.rightToLeft ? r.maxX - travelled : r.x - segment + travelled
         return Rect(x: x, y: r.y, width: segment, height: r.height)
+    }
+
+    /// Starts a pending slide at `time`, the first frame drawn after the change.
+    mutating func startSlide(at time: Double) {
+        if let s = slide, s.start == nil { slide = (s.from, time) }
     }
 
     /// The fill's coverage at `time`: its rounded rectangle, inside the track.

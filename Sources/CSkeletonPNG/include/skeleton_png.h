@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Reading a PNG from memory with libpng. libpng reports errors by longjmp, which must not cross
+/* Reading and writing PNGs in memory with libpng. libpng reports errors by longjmp, which must not cross
    Swift frames, so every libpng call happens in these C functions. */
 
 typedef struct skpng_reader skpng_reader;
@@ -30,5 +30,14 @@ int skpng_read(skpng_reader *reader, uint32_t *pixels, size_t stride, skpng_form
                char *message, size_t message_size);
 
 void skpng_close(skpng_reader *reader);
+
+/* Encodes rows of XRGB8888 (stride pixels apart; the top byte ignored) as an 8-bit RGB PNG,
+   non-interlaced, every row with the Sub filter and zlib level 6. On success stores a buffer
+   from malloc (free it with skpng_free) and its length and returns 0; on failure returns -1
+   with the reason in message. */
+int skpng_write(const uint32_t *pixels, size_t stride, uint32_t width, uint32_t height,
+                uint8_t **bytes, size_t *count, char *message, size_t message_size);
+
+void skpng_free(uint8_t *bytes);
 
 #endif

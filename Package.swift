@@ -73,7 +73,7 @@ let package = Package(
                     dependencies: ["SkeletonDaemon", "SkeletonBoot", "SkeletonProtocol", "SkeletonDisplay", "SkeletonSystem"]),
         .testTarget(name: "SkeletonBootTests", dependencies: ["SkeletonBoot", "SkeletonDisplay", "SkeletonLayout", "SkeletonRender"]),
         .testTarget(name: "SkeletonLayoutTests", dependencies: ["SkeletonLayout"]),
-        .testTarget(name: "SkeletonRenderTests", dependencies: ["SkeletonRender", "SkeletonDisplay"]),
+        .testTarget(name: "SkeletonRenderTests", dependencies: ["SkeletonRender", "SkeletonDisplay", "SkeletonContent"]),
         .testTarget(name: "SkeletonToolTests", dependencies: ["SkeletonTools"]),
         .testTarget(name: "SkeletonProtocolTests", dependencies: ["SkeletonProtocol", "SkeletonCLI"]),
         .testTarget(name: "SkeletonPictureTests", dependencies: ["SkeletonPicture", "SkeletonLayout", "SkeletonRender", "SkeletonDisplay"]),

@@ -33,7 +33,8 @@ import Testing
         let client = try d.connect()
         let reply = d.request(client, #"{"command": "update", "content": {"status": {"text": "Installing updates"}}, "progress": 1}"#)
         #expect(reply?["ok"] == .bool(true), "\(String(describing: reply))")
-        // Half way through the half-second slide the fill stands at half the bar.
+        // The slide starts with the next frame; half way through its half second the fill stands at half the bar.
+        d.step(to: d.clock.now + 0.01, turns: 2)
         d.step(to: d.clock.now + 0.25, turns: 2)
         #expect(d.screen[99, 65] & 0xFFFFFF == 0xFF0000)
         #expect(d.screen[101, 65] & 0xFFFFFF == 0x000000)

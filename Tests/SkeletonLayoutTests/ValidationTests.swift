@@ -65,7 +65,7 @@ struct ValidationTests {
         expectIssue(withChildren(#"{"kind": "view", "frame": [0, true, 1, 1]}"#),
                     "root.children[0].frame[1]", "expected a number or \"N%\", found a boolean")
         expectIssue(withChildren(#"{"kind": 3}"#),
-                    "root.children[0].kind", "expected one of \"view\", \"text\", \"image\", \"list\", \"grid\", found a number")
+                    "root.children[0].kind", "expected one of \"view\", \"text\", \"image\", \"label\", \"progress\", \"list\", \"grid\", found a number")
         expectIssue(withChildren(#"{"kind": "view", "background": 255}"#), "root.children[0].background",
                     "expected a colour string (a name, #RRGGBB, #RRGGBBAA, rgb() or rgba()), found a number")
         expectIssue(withChildren(#"{"kind": "text", "lines": "many"}"#),
@@ -159,7 +159,7 @@ struct ValidationTests {
 
     @Test func missingKeysAndMisplacedChildren() {
         expectIssue(withChildren(#"{"frame": [0, 0, 1, 1]}"#), "root.children[0].kind",
-                    "missing key \"kind\": expected one of \"view\", \"text\", \"image\", \"list\", \"grid\"")
+                    "missing key \"kind\": expected one of \"view\", \"text\", \"image\", \"label\", \"progress\", \"list\", \"grid\"")
         expectIssue(#"{"root": {"kind": "view"}}"#, "canvas", "missing key \"canvas\": a layout needs {\"width\", \"height\"}")
         expectIssue(withChildren(#"{"kind": "text", "children": []}"#), "root.children[0].children",
                     "a text node has no children: only a view does (lists and grids take templates)")

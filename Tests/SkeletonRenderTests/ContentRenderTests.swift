@@ -107,13 +107,16 @@ final class SolidSprites: SpriteSource {
         let after = FrameRenderer(layout: layout, content: LayoutContent(values: ["bar": .fraction(1)]), reusing: before)
         #expect(after.continueFrom(before))
         #expect(after.contentMoves)
-        // Half way through the slide (eased in and out: exactly half), only the bar and the pulsing block changed.
-        let rects = after.render(at: 2.5, into: image.canvas)
+        // The slide starts with the first frame after the change; only the bar and the pulsing block change.
+        let rects = after.render(at: 2.1, into: image.canvas)
         #expect(rects.contains { $0 == PixelRect(x: 0, y: 0, width: 100, height: 10) })
         #expect(!rects.contains { $0.intersects(PixelRect(x: 0, y: 10, width: 100, height: 20)) })
+        #expect(image[1, 5] == 0x000000)
+        // Half way through (eased in and out: exactly half).
+        _ = after.render(at: 2.6, into: image.canvas)
         #expect(image[49, 5] == 0xFF0000)
         #expect(image[51, 5] == 0x000000)
-        _ = after.render(at: 3.01, into: image.canvas)
+        _ = after.render(at: 3.2, into: image.canvas)
         #expect(image[99, 5] == 0xFF0000)
         #expect(!after.contentMoves)
     }

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import SkeletonContent
 import Testing
 import SkeletonDisplay
 import SkeletonLayout
@@ -36,7 +37,7 @@ struct GoldenTests {
             return
         }
         for (time, label) in Self.times {
-            let renderer = FrameRenderer(layout: layout)
+            let renderer = FrameRenderer(layout: layout, sprites: ContentSprites())
             let actual = PixelBuffer(size: renderer.layout.outputSize)
             renderer.renderFull(at: time, into: actual.canvas)
             let goldenPath = Self.goldenDirectory + "/\(name)-\(label).png"

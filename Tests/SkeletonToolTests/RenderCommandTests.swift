@@ -175,7 +175,7 @@ struct RenderCommandTests {
         let result = try scratch.skeletond(["render", layout, "--out", "out.png"])
         expectNoStackTrace(result)
         #expect(result.stderrLines == [
-            "\(layout): root.kind: unknown value \"vew\": expected one of \"view\", \"text\", \"image\", \"list\", \"grid\" (did you mean \"view\"?)",
+            "\(layout): root.kind: unknown value \"vew\": expected one of \"view\", \"text\", \"image\", \"label\", \"progress\", \"list\", \"grid\" (did you mean \"view\"?)",
         ])
     }
 

@@ -80,10 +80,13 @@ install-files:
 	$(BINARIES)/skeletond --generate-completion-script bash | sed '1{/^#!/d}' > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/skeletond
 	@# The initramfs: initramfs-tools' hook and boot script, and a dracut module.
 	install -d $(DESTDIR)$(PREFIX)/share/initramfs-tools/hooks $(DESTDIR)$(PREFIX)/share/initramfs-tools/scripts/init-top \
+		$(DESTDIR)$(PREFIX)/share/initramfs-tools/scripts/init-bottom \
 		$(DESTDIR)$(PREFIX)/lib/dracut/modules.d/90skeletond
 	install -m 755 initramfs/initramfs-tools/hooks/skeletond $(DESTDIR)$(PREFIX)/share/initramfs-tools/hooks/skeletond
 	install -m 755 initramfs/initramfs-tools/scripts/init-top/skeletond $(DESTDIR)$(PREFIX)/share/initramfs-tools/scripts/init-top/skeletond
+	install -m 755 initramfs/initramfs-tools/scripts/init-bottom/skeletond $(DESTDIR)$(PREFIX)/share/initramfs-tools/scripts/init-bottom/skeletond
 	install -m 755 initramfs/dracut/90skeletond/module-setup.sh initramfs/dracut/90skeletond/skeletond-start.sh \
+		initramfs/dracut/90skeletond/skeletond-new-root.sh \
 		$(DESTDIR)$(PREFIX)/lib/dracut/modules.d/90skeletond/
 
 # The Debian package, build/deb/skeletond_VERSION_ARCH.deb, checked with lintian.

@@ -38,9 +38,13 @@ final class ClientConnection {
         case waiting
     }
 
-    init(fd: FileDescriptor, number: Int) {
+    /// The connecting process's user, from its credentials (nil when they could not be read).
+    let uid: UInt32?
+
+    init(fd: FileDescriptor, number: Int, uid: UInt32?) {
         self.fd = fd
         self.number = number
+        self.uid = uid
     }
 
     /// Takes bytes read from the socket; their complete lines wait in the inbox.

@@ -100,9 +100,9 @@ final class ControlServer {
                 return
             }
             clientCounter += 1
-            let client = ClientConnection(fd: fd, number: clientCounter)
-            clients[fd] = client
             let credentials = try? SystemCalls.peerCredentials(fd)
+            let client = ClientConnection(fd: fd, number: clientCounter, uid: credentials?.uid)
+            clients[fd] = client
             if let credentials, socket.admits(uid: credentials.uid, gid: credentials.gid) {
                 logger.debug("client \(client.number) connected (uid \(credentials.uid), pid \(credentials.pid))")
             } else {

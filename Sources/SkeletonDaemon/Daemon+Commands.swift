@@ -27,6 +27,9 @@ extension Daemon {
             client.reply(.ok(id: id, ["quitting": true]))
             _ = client.writePending()
             running = false
+        case .newRoot(let root):
+            client.reply(newRootReply(root, id: id, uid: client.uid))
+            if !running { _ = client.writePending() }
         case .show(let show):
             var named: OutputLayouts.Assigned?
             if let output = show.output {

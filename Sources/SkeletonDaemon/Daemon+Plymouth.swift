@@ -63,7 +63,12 @@ extension Daemon {
             logger.notice("plymouth: answered a \(Self.describe(request.command)) (\"\(request.text)\") with no answer: skeletond shows no prompts, so the asking program asks on its own")
             return .noAnswer
         case .newRoot:
-            logger.info("plymouth: the root is now \(request.text)")
+            // update-root-fs --new-root-dir: only the daemon from the initramfs has a root to move.
+            guard initramfs, request.text.hasPrefix("/") else {
+                logger.info("plymouth: the root is now \(request.text)")
+                return .ack
+            }
+            if case .refused = enterNewRoot(request.text, uid: 0) { return .nak }
         case .hasActiveVT:
             return host.display != nil && session.state == .showing ? .ack : .nak
         case .error:

@@ -16,7 +16,7 @@ extension Daemon {
             "clients": .number(Double(server?.clients.count ?? 0)),
             "backend": .string(host.display?.backendName ?? "none"),
         ]
-        if InitramfsStart.requested { fields["initramfs"] = true }
+        if initramfs { fields["initramfs"] = true }
         if let look = session.lookInForce {
             fields["layout"] = .string(look.layoutName)
             fields["presentation"] = look.presentation.json(direction: look.layout.direction(for: look.presentation))

@@ -40,6 +40,10 @@ public final class Daemon {
     var psplash: PsplashFIFO?
     let startTime: Double
     let debugTree: Bool
+    /// Started in the initramfs (`SKELETOND_INITRAMFS=1`): it marks itself for the real root
+    /// (`InitramfsStart`) and follows the switch there (`new-root`).
+    let initramfs: Bool
+    var rootSwitch = RootSwitch()
 
     /// A reply owed once the session reaches a state (`show --wait`, `hide --wait`).
     struct Waiter {
@@ -53,10 +57,12 @@ public final class Daemon {
 
     /// `events`: nil for the real loop (poll(2) with signals and a timer, made at `start`); tests
     /// pass a `SteppedEventSource` and step a `ManualClock`. `start`: the start's frames (the
-    /// boot record and the frame cache), shared with a DRM provider.
+    /// boot record and the frame cache), shared with a DRM provider. `initramfs`: started in the
+    /// initramfs (nil: as `SKELETOND_INITRAMFS` says).
     public init(settingsSource: SettingsSource, settings: Settings, logger: Logger, clock: any MonotonicClock = SystemClock(),
                 provider: any DisplayProvider = MemoryDisplayProvider(), start: StartFrames = StartFrames(),
-                events: (any EventSource)? = nil) {
+                events: (any EventSource)? = nil, initramfs: Bool? = nil) {
+        self.initramfs = initramfs ?? InitramfsStart.requested
         self.settingsSource = settingsSource
         self.settings = settings
         self.logger = logger
@@ -71,6 +77,7 @@ public final class Daemon {
         }
         self.debugTree = SystemCalls.environment("SKELETON_DEBUG") != nil
         host.onAttach = { [unowned self] in needsDraw = true }
+        host.keepsWaitingForCard = self.initramfs
         // Pictures and texts for every output and the frame cache; what cannot be made is said once.
         let sprites = ContentSprites(report: { logger.error("layout: \($0)") })
         host.sprites = sprites
@@ -100,7 +107,7 @@ public final class Daemon {
         let server = ControlServer(socket: socket, logger: logger)
         server.execute = { [unowned self] request, client in execute(request, from: client) }
         self.server = server
-        if InitramfsStart.requested { InitramfsStart.writeMarker(socketPath: settings.socketPath, logger: logger) }
+        if initramfs { InitramfsStart.writeMarker(socketPath: settings.socketPath, logger: logger) }
         if let name = settings.plymouthSocket {
             do {
                 let plymouth = try PlymouthServer(name: name, logger: logger)
@@ -194,10 +201,18 @@ public final class Daemon {
 
     /// Lets go of the clients, the display (the console comes back) and the socket.
     public func shutdown() {
+        // A `show --wait` or `hide --wait` still owed (a quit while a show is pending) is
+        // answered before the connections close: not reached, because the daemon stopped.
+        for w in waiters where !w.client.isClosed {
+            w.client.fulfil(w.ticket, with: .ok(id: w.id, ["state": .string(session.state.rawValue),
+                                                          w.until == .showing ? "shown" : "hidden": false,
+                                                          "problem": "the daemon stopped"]))
+        }
+        waiters = []
         server?.close()
         plymouth?.close()
         psplash?.close()
-        if InitramfsStart.requested { InitramfsStart.removeMarker(socketPath: settings.socketPath) }
+        if initramfs { InitramfsStart.removeMarker(socketPath: settings.socketPath) }
         host.shutdown(retained: session.retained)
         logger.info("stopped")
         logger.releaseHeldLines()

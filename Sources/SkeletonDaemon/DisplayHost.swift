@@ -34,6 +34,10 @@ final class DisplayHost {
     private var handOverRetryAt: Double?
     private var handOverRetries = 0
     private var waitAnnounced = false
+    /// `auto` keeps waiting for a card past `waitSeconds` instead of drawing into memory: set
+    /// for the daemon started in the initramfs, whose card's driver may be only in the real
+    /// root (an initramfs made without it). Memory there would leave the whole boot blank.
+    var keepsWaitingForCard = false
     var firstFrameShown = false
     /// The open display's monitors coming and going (DRM only).
     private var hotplug: OutputHotplug?
@@ -173,6 +177,8 @@ final class DisplayHost {
             waitDeadline = nil
             if settings.backend != .auto {
                 logger.warning("no display appeared within \(JSONValue.formatNumber(settings.displayWaitSeconds)) s; still waiting for one")
+            } else if keepsWaitingForCard {
+                logger.warning("no display appeared within \(JSONValue.formatNumber(settings.displayWaitSeconds)) s; still waiting for one: in the initramfs, the card's driver may come only with the real root")
             } else {
                 logger.warning("no display appeared within \(JSONValue.formatNumber(settings.displayWaitSeconds)) s; drawing into memory")
                 attachMemory()

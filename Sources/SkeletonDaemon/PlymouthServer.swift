@@ -5,12 +5,16 @@ import SkeletonSystem
 /// clients (`plymouth`, systemd's units, cryptsetup's password agents, distribution scripts)
 /// talk to, answered here the way plymouthd answers. Only root may drive it, as with plymouthd
 /// (an abstract socket has no file permissions); others get a NAK. Each request is answered
-/// at once; a connection whose replies pile up unread is closed.
+/// at once; a connection whose replies pile up unread is closed. Clients that connect and never
+/// send (or send half a request and stop) cannot lock the others out: at the connection limit,
+/// the one that has been quiet longest is closed for the newcomer.
 final class PlymouthServer {
     let name: String
     private let listener: FileDescriptor
     private let logger: Logger
     private var connections: [FileDescriptor: Connection] = [:]
+    /// Counts accepts and reads: a connection's `lastActive` orders it by how long it has been quiet.
+    private var activity = 0
     /// Carries out one request and says what to answer.
     var execute: (PlymouthRequest) -> PlymouthReply = { _ in .nak }
 
@@ -23,10 +27,12 @@ final class PlymouthServer {
         let uid: UInt32?
         var framer = PlymouthFramer()
         var output: [UInt8] = []
+        var lastActive: Int
 
-        init(fd: FileDescriptor, uid: UInt32?) {
+        init(fd: FileDescriptor, uid: UInt32?, lastActive: Int) {
             self.fd = fd
             self.uid = uid
+            self.lastActive = lastActive
         }
     }
 
@@ -38,7 +44,7 @@ final class PlymouthServer {
     }
 
     var watches: [Watch] {
-        var result = [Watch(descriptor: listener, events: connections.count < Self.maximumConnections ? .readable : [])]
+        var result = [Watch(descriptor: listener, events: .readable)]
         for c in connections.values {
             result.append(Watch(descriptor: c.fd, events: c.output.isEmpty ? .readable : [.readable, .writable]))
         }
@@ -63,7 +69,7 @@ final class PlymouthServer {
     }
 
     private func accept() {
-        while connections.count < Self.maximumConnections {
+        while true {
             let fd: FileDescriptor
             do {
                 guard let accepted = try SystemCalls.accept(listener) else { return }
@@ -72,7 +78,13 @@ final class PlymouthServer {
                 logger.warning("plymouth: \(error)")
                 return
             }
-            connections[fd] = Connection(fd: fd, uid: (try? SystemCalls.peerCredentials(fd))?.uid)
+            if connections.count >= Self.maximumConnections, let quietest = connections.values.min(by: { $0.lastActive < $1.lastActive }) {
+                logger.warning("plymouth: \(Self.maximumConnections) connections open; closing the one quiet longest"
+                               + (quietest.framer.bufferedCount > 0 ? " (part of a request sent, \(quietest.framer.bufferedCount) bytes, then nothing)" : ""))
+                drop(quietest)
+            }
+            activity += 1
+            connections[fd] = Connection(fd: fd, uid: (try? SystemCalls.peerCredentials(fd))?.uid, lastActive: activity)
         }
     }
 
@@ -88,6 +100,8 @@ final class PlymouthServer {
             drop(c)
             return
         }
+        activity += 1
+        c.lastActive = activity
         c.framer.append(buffer[0..<count])
         while let request = c.framer.next() {
             let reply: PlymouthReply
@@ -98,6 +112,13 @@ final class PlymouthServer {
                 reply = .nak
             }
             c.output += reply.bytes
+        }
+        if c.framer.isBroken {
+            logger.warning("plymouth: a request whose argument does not end where its size says; answered with a NAK and closed the connection")
+            c.output += PlymouthReply.nak.bytes
+            flush(c)
+            drop(c)
+            return
         }
         flush(c)
     }

@@ -1,8 +1,12 @@
 /// Cuts the bytes a Plymouth client sends into requests, however they arrive: a request may
 /// come in pieces, or several in one read. Never holds more than one request's bytes (at most
-/// 258) beyond what it was given.
+/// 258) beyond what it was given. An argument that does not end in its NUL where its size says
+/// is a request of the wrong length: the stream cannot be cut after it, so the framer stops
+/// (`isBroken`) and the connection is to be closed.
 public struct PlymouthFramer: Sendable {
     private var pending: [UInt8] = []
+    /// A request's declared size did not match its argument; nothing more is cut.
+    public private(set) var isBroken = false
 
     public init() {}
 
@@ -10,7 +14,7 @@ public struct PlymouthFramer: Sendable {
 
     /// The next whole request, or nil until more bytes come.
     public mutating func next() -> PlymouthRequest? {
-        guard pending.count >= 2 else { return nil }
+        guard !isBroken, pending.count >= 2 else { return nil }
         let command = PlymouthRequest.Command(byte: pending[0])
         // As plymouthd reads it: only `\2` announces an argument.
         guard pending[1] == 2 else {
@@ -21,6 +25,10 @@ public struct PlymouthFramer: Sendable {
         let size = Int(pending[2])
         guard pending.count >= 3 + size else { return nil }
         let body = pending[3..<(3 + size)]
+        guard body.last == 0 else {
+            isBroken = true
+            return nil
+        }
         let argument = Array(body.prefix { $0 != 0 })
         pending.removeFirst(3 + size)
         return PlymouthRequest(command: command, argument: argument)

@@ -21,6 +21,10 @@ public enum Command: Sendable, Equatable {
     case ping
     case reload
     case quit
+    /// The real root is mounted at this absolute path and the initramfs is about to switch to
+    /// it: the daemon started in the initramfs moves its root there (or, when that root has no
+    /// skeletond to take over, gives the display back and exits).
+    case newRoot(String)
 
     public var name: String {
         switch self {
@@ -32,6 +36,7 @@ public enum Command: Sendable, Equatable {
         case .ping: return "ping"
         case .reload: return "reload"
         case .quit: return "quit"
+        case .newRoot: return "new-root"
         }
     }
 }

@@ -64,8 +64,15 @@ public enum RequestDecoder {
         case "ping": command = .ping
         case "reload": command = .reload
         case "quit": command = .quit
+        case "new-root":
+            guard let m = object.member("path") else { return fail(.badRequest, "missing field \"path\" for command \"new-root\"") }
+            let path = reader.string(m.value, m.path)
+            if let path, !path.hasPrefix("/") || path.utf8.count > 4096 || path.utf8.contains(0) {
+                reader.fail(m.path, "expected an absolute path (the mounted real root, such as \"/root\"), found \"\(path)\"")
+            }
+            command = .newRoot(path ?? "")
         default:
-            return fail(.unknownCommand, "unknown command \"\(name)\": expected one of show, update, hide, status, tree, ping, reload, quit")
+            return fail(.unknownCommand, "unknown command \"\(name)\": expected one of show, update, hide, status, tree, ping, reload, quit, new-root")
         }
         reader.issues += object.unknownKeyIssues().map {
             LayoutIssue(path: $0.path, message: $0.message + " for command \"\(name)\"")

@@ -33,6 +33,8 @@ public enum RequestEncoder {
             if let transition = hide.transition { members["transition"] = json(transition) }
             if hide.retain { members["retain"] = true }
             if hide.wait { members["wait"] = true }
+        case .newRoot(let path):
+            members["path"] = .string(path)
         case .status, .tree, .ping, .reload, .quit:
             break
         }

@@ -387,6 +387,25 @@ package enum SystemCalls {
 
     package static func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
+    /// access(2) with X_OK: whether the path is a file this process may execute.
+    package static func isExecutable(_ path: String) -> Bool { access(path, X_OK) == 0 }
+
+    /// The path of this process's executable (readlink of /proc/self/exe), nil when /proc is not there.
+    package static func executablePath() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Makes `path` this process's root directory and working directory (chdir, chroot, chdir).
+    /// Descriptors already open stay as they are.
+    package static func changeRoot(_ path: String) throws(Errno) {
+        _ = try retryingOnInterrupt("chdir \(path)") { chdir(path) }
+        _ = try retryingOnInterrupt("chroot \(path)") { chroot(".") }
+        _ = try retryingOnInterrupt("chdir /") { chdir("/") }
+    }
+
     /// lstat(2): whether the path exists and is a socket; nil when it does not exist.
     package static func isSocketFile(_ path: String) -> Bool? {
         var info = stat()

@@ -120,3 +120,18 @@ struct Quit: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
     func run() throws { try connection.call(.quit) }
 }
+
+struct NewRoot: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "new-root",
+        abstract: "Tell the daemon started in the initramfs that the real root is mounted at PATH.",
+        discussion: """
+            For the initramfs's last step (initramfs-tools' init-bottom, dracut's pre-pivot): the daemon \
+            moves its root there, so that it keeps working after the switch; when the real root has no \
+            skeletond, it gives the display back and exits instead.
+            """)
+    @OptionGroup var connection: ConnectionOptions
+    @Argument(help: "Where the real root is mounted (initramfs-tools: /root, dracut: /sysroot).")
+    var path: String
+    func run() throws { try connection.call(.newRoot(path), output: printReplyFields) }
+}

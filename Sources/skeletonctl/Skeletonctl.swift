@@ -9,7 +9,7 @@ struct Skeletonctl: ParsableCommand {
         commandName: "skeletonctl",
         abstract: "Control skeletond: show, update or hide the skeleton screen.",
         discussion: "Exit status: 0 on an ok reply, 1 on an error reply, 2 when the daemon cannot be reached.",
-        subcommands: [Show.self, Update.self, Hide.self, Status.self, Tree.self, Ping.self, Reload.self, Quit.self]
+        subcommands: [Show.self, Update.self, Hide.self, Status.self, Tree.self, Ping.self, Reload.self, Quit.self, NewRoot.self]
     )
 
     /// The connection options (`--socket PATH`, `--timeout S`) may come before the subcommand

@@ -37,9 +37,9 @@ final class SteppedDaemon {
     let lines = LogLines()
 
     /// `sharing`: a daemon that ran before in the same directory, with the same socket path
-    /// (it is shut down first), as a restart.
+    /// (it is shut down first), as a restart. `initramfs`: as the daemon started in the initramfs.
     init(layouts: [String: String], start: String?, size: Size = Size(width: 200, height: 100), sharing earlier: SteppedDaemon? = nil,
-         heads: [String]? = nil, settings settingsText: String = "{}") throws {
+         heads: [String]? = nil, settings settingsText: String = "{}", initramfs: Bool = false) throws {
         provider.heads = heads
         if let earlier {
             earlier.shutdown()
@@ -64,7 +64,7 @@ final class SteppedDaemon {
         guard case .success(let settings) = flags.settingsSource.load() else { throw HarnessError("settings") }
         let lines = self.lines
         daemon = Daemon(settingsSource: flags.settingsSource, settings: settings, logger: Logger(level: .debug) { lines.add($0) },
-                        clock: clock, provider: provider, events: SteppedEventSource())
+                        clock: clock, provider: provider, events: SteppedEventSource(), initramfs: initramfs)
         try daemon.start()
         step(to: clock.now)
     }

@@ -7,7 +7,7 @@ struct RandomRequests {
 
     mutating func request() -> Request {
         let command: Command
-        switch Int.random(in: 0..<8, using: &generator) {
+        switch Int.random(in: 0..<9, using: &generator) {
         case 0:
             let layout = chance() ? layoutName() : nil
             command = .show(ShowRequest(layout: layout, delay: chance() ? number(0...3600) : 0,
@@ -22,6 +22,7 @@ struct RandomRequests {
         case 4: command = .tree
         case 5: command = .ping
         case 6: command = .reload
+        case 7: command = .newRoot(pick(["/root", "/sysroot", "/mnt/real root/é"]))
         default: command = .quit
         }
         return Request(id: (chance() ? id() : nil), command: command)

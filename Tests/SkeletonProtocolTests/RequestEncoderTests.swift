@@ -37,6 +37,7 @@ struct RequestEncoderTests {
         Request(command: .ping),
         Request(command: .reload),
         Request(command: .quit),
+        Request(id: "switch", command: .newRoot("/root")),
     ]
 
     @Test("decode(encode(r)) == r", arguments: requests)

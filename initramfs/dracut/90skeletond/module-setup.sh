@@ -1,7 +1,7 @@
 #!/bin/bash
-# dracut module: skeletond in the initramfs, started as early as udev runs (the hook below), kept
-# through the switch to the real root (its argv[0] begins with '@'), where skeletond.service
-# attaches to it.
+# dracut module: skeletond in the initramfs, started as early as udev runs (the pre-udev hook),
+# moved into the real root before the switch (the pre-pivot hook: `skeletonctl new-root`) and
+# kept through it (its argv[0] begins with '@'); skeletond.service there attaches to it.
 
 check() {
     require_binaries /usr/bin/skeletond || return 1
@@ -14,11 +14,14 @@ depends() {
 }
 
 install() {
-    inst_binary /usr/bin/skeletond /bin/skeletond
-    inst_binary /usr/bin/skeletonctl /bin/skeletonctl
+    # At the paths they have in the real root: at the switch, the daemon checks that the real
+    # root has its executable.
+    inst_binary /usr/bin/skeletond
+    inst_binary /usr/bin/skeletonctl
     local file
     for file in /etc/skeletond/skeletond.json /etc/skeletond/layouts/*.json /var/cache/skeletond/*; do
         [ -f "$file" ] && inst_simple "$file"
     done
     inst_hook pre-udev 90 "$moddir/skeletond-start.sh"
+    inst_hook pre-pivot 90 "$moddir/skeletond-new-root.sh"
 }

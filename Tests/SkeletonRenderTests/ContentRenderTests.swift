@@ -123,7 +123,8 @@ final class SolidSprites: SpriteSource {
 
     @Test func aChangedLayoutIsNotContinued() throws {
         let a = FrameRenderer(layout: try loadLayout(Self.bar(value: "0.5")))
-        a.renderFull(at: 0, into: PixelBuffer(width: 100, height: 20).canvas)
+        let image = PixelBuffer(width: 100, height: 20)
+        withExtendedLifetime(image) { _ = a.renderFull(at: 0, into: image.canvas) }
         let other = try loadLayout(layoutJSON(width: 100, height: 20, children: [#"{"kind": "view", "frame": [0, 0, 10, 10]}"#]))
         #expect(!FrameRenderer(layout: other).continueFrom(a))
     }

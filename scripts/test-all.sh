@@ -7,7 +7,9 @@ passed=0; failed=0; failures=()
 stage() {
     local name=$1; shift
     echo "== $name"
+    local began=$SECONDS
     if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); failures+=("$name"); fi
+    echo "== $name: $((SECONDS - began)) s"
 }
 
 stage "swift build" swift build
@@ -19,6 +21,7 @@ stage "Plymouth's client" python3 Tests/plymouth/test_plymouth_client.py
 if [ -x Tests/e2e/run.sh ]; then
     stage "DRM under QEMU" Tests/e2e/run.sh
 fi
+stage "Debian boot under QEMU" Tests/boot/run.sh
 
 echo
 if [ $failed -gt 0 ]; then echo "failed stages: ${failures[*]}"; fi

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The boot stage of `make test`: installs mmdebstrap, QEMU and e2fsprogs when missing (make-deb.sh
+# installs debhelper and lintian), builds the package (its executables are the static ones the
+# QEMU stage built already), then boots Debian 12 with it under QEMU (Tests/boot/test_debian_boot.py).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+missing=()
+command -v mmdebstrap >/dev/null || missing+=(mmdebstrap)
+command -v qemu-system-x86_64 >/dev/null || missing+=(qemu-system-x86)
+command -v mke2fs >/dev/null || missing+=(e2fsprogs)
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing ${missing[*]}"
+    sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+python3 Tests/boot/test_debian_boot.py

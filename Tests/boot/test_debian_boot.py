@@ -1,0 +1,372 @@
+#!/usr/bin/env python3
+"""A real boot: Debian 12 with systemd as PID 1 and skeletond's package, under QEMU.
+
+    python3 Tests/boot/test_debian_boot.py [--case initramfs|real-root|no-executable]... [--deb PATH]
+
+The root file system is built by mmdebstrap from Debian's packages (cached as
+build/boot/debian12-base-HASH.tar), the package of `make deb` is installed into it with dpkg, a
+static layout is made the start layout, and the initramfs is made by Debian's update-initramfs
+with the package's hook (MODULES=list: the root disk's modules, and what the hook adds). It boots with Debian's kernel under `qemu-system-x86_64 -accel tcg` on
+`-device VGA` (bochs, 1024x768). Guest scripts (Tests/boot/guest/) print markers on the serial
+console and the host takes screenshots over QMP when they ask.
+
+Case `initramfs`: the skeleton is on screen from the initramfs (equal to `skeletond render`),
+still there after the switch to the real root, drawn by the same process (its argv[0] begins
+with '@', it holds the card alone, its frame count has not moved), with `skeletond.service`
+active and attached to it; `plymouth --ping` and `plymouth display-message` (Debian's client)
+are answered; after multi-user.target it is hidden and the text console is back; shown again,
+`systemctl poweroff` puts the console back. Case `real-root`: the same without the hook
+(`SKELETOND_INITRAMFS=no`), the daemon started by skeletond.service. Each reports the time from
+kernel start to the first skeleton frame. Case `no-executable`: the hook's initramfs, but the
+real root has lost /usr/bin/skeletond since: the initramfs daemon shows the skeleton, then at the
+switch gives the display back (the console, no frozen picture), says why, and exits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+sys.path.insert(0, str(REPO / "Tests" / "e2e"))
+sys.path.insert(0, str(REPO / "Tests" / "plymouth"))
+sys.dont_write_bytecode = True
+
+import png  # noqa: E402
+import qemu_harness  # noqa: E402
+from test_plymouth_client import fetch_client  # noqa: E402
+from test_skeletond_drm import SOLID  # noqa: E402
+
+OUT = REPO / "build" / "boot"
+# The root file system: Debian 12 with systemd, its kernel and initramfs-tools. Documentation,
+# locales and the kernel modules no virtual machine here needs (sound, networking, media,
+# other GPUs...) are left out: the root is unpacked, imaged and booted for every case.
+PACKAGES = "systemd-sysv,udev,kmod,linux-image-amd64,initramfs-tools,busybox"
+EXCLUDED = ["/usr/share/doc/*", "/usr/share/man/*", "/usr/share/locale/*", "/usr/share/info/*",
+            "/lib/modules/*/kernel/sound/*", "/lib/modules/*/kernel/net/*", "/lib/modules/*/kernel/drivers/net/*",
+            "/lib/modules/*/kernel/drivers/media/*", "/lib/modules/*/kernel/drivers/infiniband/*",
+            "/lib/modules/*/kernel/drivers/gpu/drm/amd/*", "/lib/modules/*/kernel/drivers/gpu/drm/nouveau/*",
+            "/lib/modules/*/kernel/drivers/gpu/drm/i915/*", "/lib/modules/*/kernel/drivers/gpu/drm/radeon/*",
+            "/lib/modules/*/kernel/drivers/staging/*", "/lib/modules/*/kernel/drivers/bluetooth/*",
+            "/lib/modules/*/kernel/drivers/usb/*", "/lib/modules/*/kernel/drivers/scsi/*", "/lib/modules/*/kernel/drivers/iio/*"]
+BASE = OUT / f"debian12-base-{hashlib.sha256((PACKAGES + ' '.join(EXCLUDED)).encode()).hexdigest()[:12]}.tar"
+SIZE = (1024, 768)
+HOST_TOOL = REPO / ".build" / "debug" / "skeletond"
+
+
+class Checker:
+    def __init__(self) -> None:
+        self.passed = 0
+        self.failed = 0
+
+    def check(self, name: str, ok: bool, detail: str = "") -> None:
+        print(f"  {'PASS' if ok else 'FAIL'} {name}" + ("" if ok else f": {detail}"))
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+
+
+def run(*command: str, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(command, check=True, **kwargs)
+
+
+def base_root() -> Path:
+    if not BASE.exists():
+        OUT.mkdir(parents=True, exist_ok=True)
+        print("== mmdebstrap: a Debian 12 root with systemd, its kernel and initramfs-tools (once, cached)")
+        partial = BASE.with_suffix(".partial")
+        run("mmdebstrap", "--quiet", "--variant=apt", f"--include={PACKAGES}",
+            *[f"--dpkgopt=path-exclude={pattern}" for pattern in EXCLUDED],
+            "--format=tar", "bookworm", str(partial))
+        partial.rename(BASE)
+    return BASE
+
+
+def the_package() -> Path:
+    run(str(REPO / "scripts" / "make-deb.sh"), stdout=subprocess.DEVNULL)
+    version = subprocess.run(["dpkg-parsechangelog", "-S", "Version"], cwd=REPO, capture_output=True, text=True, check=True).stdout.strip()
+    arch = subprocess.run(["dpkg", "--print-architecture"], capture_output=True, text=True, check=True).stdout.strip()
+    return REPO / "build" / "deb" / f"skeletond_{version}_{arch}.deb"
+
+
+def prepare_root(case: str, deb: Path, work: Path) -> tuple[Path, Path, Path]:
+    """The case's root directory with the package installed and configured, its kernel and initrd."""
+    root = work / "root"
+    if root.exists():
+        shutil.rmtree(root)
+    root.mkdir(parents=True)
+    run("tar", "-xf", str(base_root()), "-C", str(root), "--numeric-owner")
+    shutil.copy(deb, root / "tmp" / "skeletond.deb")
+
+    def chroot(*command: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["chroot", str(root), *command], capture_output=True, text=True,
+                              env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "DEBIAN_FRONTEND": "noninteractive", "LANG": "C"})
+
+    installed = chroot("dpkg", "-i", "/tmp/skeletond.deb")
+    (work / "dpkg.log").write_text(installed.stdout + installed.stderr)
+    if installed.returncode != 0:
+        raise RuntimeError(f"dpkg -i failed: {installed.stderr[-800:]}")
+    # A static start layout (so that screenshots can equal the render), as an administrator
+    # would set one: the settings are the package's conffile, edited.
+    (root / "etc/skeletond/layouts/solid.json").write_text(json.dumps(SOLID))
+    settings_path = root / "etc/skeletond/skeletond.json"
+    settings = json.loads(settings_path.read_text())
+    settings["layouts"]["start"] = "solid"
+    settings_path.write_text(json.dumps(settings, indent=2))
+    hook = "no" if case == "real-root" else "yes"
+    (root / "etc/skeletond/initramfs").write_text(f'SKELETOND_INITRAMFS={hook}\nSKELETOND_MODULES="bochs"\n')
+    # A lean initramfs, as a kiosk image would have: the root disk's modules only (MODULES=dep
+    # cannot see the disk from a chroot), plus what the hook adds.
+    (root / "etc/initramfs-tools/conf.d/boot-test").write_text("MODULES=list\nCOMPRESS=zstd\n")
+    (root / "etc/initramfs-tools/modules").write_text("virtio_pci\nvirtio_blk\next4\n")
+    # Test-only pieces: the initramfs marker script, the probes, Debian's plymouth client.
+    premount = root / "etc/initramfs-tools/scripts/init-premount"
+    premount.mkdir(parents=True, exist_ok=True)
+    if case != "real-root":
+        shutil.copy(HERE / "guest" / "e2e-initramfs-mark", premount / "e2e-mark")
+        (premount / "e2e-mark").chmod(0o755)
+    for script in ("e2e-probe", "e2e-after"):
+        shutil.copy(HERE / "guest" / script, root / "usr/local/bin" / script)
+        (root / "usr/local/bin" / script).chmod(0o755)
+    units = root / "etc/systemd/system"
+    (units / "e2e-probe.service").write_text(
+        "[Unit]\nDescription=boot test: the real root's first moments\nAfter=skeletond.service\nBefore=skeletond-hide.service\n"
+        "[Service]\nType=oneshot\nExecStart=/usr/local/bin/e2e-probe\n[Install]\nWantedBy=multi-user.target\n")
+    (units / "e2e-after.service").write_text(
+        "[Unit]\nDescription=boot test: hidden, shown again, powered off\nAfter=skeletond-hide.service multi-user.target\n"
+        "[Service]\nType=oneshot\nExecStart=/usr/local/bin/e2e-after\n[Install]\nWantedBy=multi-user.target\n")
+    wants = units / "multi-user.target.wants"
+    wants.mkdir(parents=True, exist_ok=True)
+    for unit in ("e2e-probe.service", "e2e-after.service"):
+        (wants / unit).unlink(missing_ok=True)
+        (wants / unit).symlink_to(f"/etc/systemd/system/{unit}")
+    executable, libraries = fetch_client()
+    (root / "opt/plymouth/lib").mkdir(parents=True, exist_ok=True)
+    shutil.copy(executable, root / "opt/plymouth/plymouth")
+    for library in libraries.glob("libply*.so*"):
+        shutil.copy(library, root / "opt/plymouth/lib" / library.name, follow_symlinks=True)
+    kernels = sorted((root / "lib/modules").iterdir())
+    version = kernels[-1].name
+    made = chroot("update-initramfs", "-c", "-k", version)
+    (work / "update-initramfs.log").write_text(made.stdout + made.stderr)
+    if made.returncode != 0:
+        raise RuntimeError(f"update-initramfs failed: {made.stderr[-800:]}")
+    if case == "no-executable":
+        # The package's executable gone from the real root after the initramfs was made.
+        (root / "usr/bin/skeletond").unlink()
+    return root, root / "boot" / f"vmlinuz-{version}", root / "boot" / f"initrd.img-{version}"
+
+
+def boot(root: Path, kernel: Path, initrd: Path, work: Path, timeout: float = 300) -> dict:
+    disk = work / "disk.img"
+    disk.unlink(missing_ok=True)
+    run("mke2fs", "-q", "-t", "ext4", "-d", str(root), str(disk), "3G")
+    sockets = Path(tempfile.mkdtemp(prefix="skeletond-boot-"))
+    con_path, qmp_path = sockets / "con", sockets / "qmp"
+    con_server, qmp_server = qemu_harness._listen(con_path), qemu_harness._listen(qmp_path)
+    command = ["qemu-system-x86_64", "-accel", "tcg", "-m", "1024", "-smp", "1", "-no-reboot", "-no-shutdown",
+               "-kernel", str(kernel), "-initrd", str(initrd),
+               "-append", "root=/dev/vda rw console=ttyS0 quiet vt.global_cursor_default=0 systemd.show_status=0",
+               "-drive", f"file={disk},if=virtio,format=raw", "-device", f"VGA,xres={SIZE[0]},yres={SIZE[1]}",
+               "-display", "none", "-chardev", f"socket,id=con,path={con_path}", "-serial", "chardev:con",
+               "-qmp", f"unix:{qmp_path}"]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=open(work / "qemu.stderr", "w"))
+    result: dict = {"shots": {}, "markers": [], "log": "", "timed_out": False}
+    log = bytearray()
+    try:
+        con = qemu_harness._accept(con_server, proc, "the serial console", 30)
+        qmp = qemu_harness.QMP(qemu_harness._accept(qmp_server, proc, "QMP", 30), None)
+        con.settimeout(0.2)
+        started = time.monotonic()
+        pending = b""
+        powered_off_at = None
+        while True:
+            if time.monotonic() - started > timeout:
+                result["timed_out"] = True
+                break
+            if powered_off_at and time.monotonic() - powered_off_at > 1.5:
+                shot = work / "poweroff.png"
+                qmp.execute("screendump", {"filename": str(shot), "format": "png"})
+                result["shots"]["poweroff"] = shot
+                break
+            try:
+                chunk = con.recv(65536)
+                if not chunk:
+                    break
+            except socket.timeout:
+                continue
+            log += chunk
+            pending += chunk
+            *lines, pending = pending.split(b"\n")
+            for raw in lines:
+                line = raw.decode(errors="replace").strip()
+                # A marker may follow the kernel's or the initramfs's text on the same line.
+                if "@@" in line:
+                    line = line[line.index("@@"):]
+                    result["markers"].append((time.monotonic() - started, line))
+                    shoot = re.match(r"@@SHOOT (\S+)", line)
+                    if shoot:
+                        shot = work / f"{shoot.group(1)}.png"
+                        qmp.execute("screendump", {"filename": str(shot), "format": "png"})
+                        result["shots"][shoot.group(1)] = shot
+                if "reboot: Power down" in line:
+                    powered_off_at = time.monotonic()
+    finally:
+        proc.kill()
+        proc.wait()
+        shutil.rmtree(sockets, ignore_errors=True)
+    result["log"] = log.decode(errors="replace")
+    (work / "serial.txt").write_text(result["log"])
+    return result
+
+
+def marker(result: dict, name: str) -> str | None:
+    for _, line in result["markers"]:
+        if line.startswith(f"@@{name} ") or line == f"@@{name}":
+            return line[len(name) + 3:]
+    return None
+
+
+def status(result: dict, name: str) -> dict:
+    text = marker(result, name)
+    try:
+        return json.loads(text) if text else {}
+    except json.JSONDecodeError:
+        return {}
+
+
+def is_console(image: png.Image, expected: png.Image) -> tuple[bool, str]:
+    """The text console: not the skeleton, and mostly black."""
+    d = png.compare(image, expected)
+    colours = [colour for _, colour in image.histogram(4)]
+    return (not d.ok and bool(colours) and colours[0][:3] == (0, 0, 0)), f"{d}; top colours {colours}"
+
+
+def check_no_executable(c: Checker, result: dict, expected: png.Image, work: Path) -> None:
+    """The real root has no skeletond: the initramfs daemon shows the skeleton, then gives the
+    display back at the switch (the console, not a frozen picture) and exits."""
+    label = "no-executable"
+    c.check(f"{label}: the boot ran to the power-off", not result["timed_out"] and "poweroff" in result["shots"],
+            f"timed out {result['timed_out']} (log {work}/serial.txt)")
+    if "initramfs" in result["shots"]:
+        d = png.compare(png.read(result["shots"]["initramfs"]), expected, diff_path=work / "diff-initramfs.png")
+        c.check(f"{label}: initramfs: the screen equals `skeletond render`", d.ok, str(d))
+    else:
+        c.check(f"{label}: initramfs screenshot taken", False)
+    if "realroot" in result["shots"]:
+        ok, detail = is_console(png.read(result["shots"]["realroot"]), expected)
+        c.check(f"{label}: realroot: the console is back, no frozen skeleton", ok, detail)
+    else:
+        c.check(f"{label}: realroot screenshot taken", False)
+    holders = (marker(result, "CARD_HOLDERS") or "").split()
+    c.check(f"{label}: nothing holds the DRM card in the real root", holders == [], f"holders {holders}")
+    log = marker(result, "INITRAMFS_LOG") or ""
+    c.check(f"{label}: the daemon said why it gave the display back",
+            "has no /root/usr/bin/skeletond" in log and "giving the display back before the switch" in log, log[-600:])
+
+
+def check_case(c: Checker, case: str, result: dict, expected: png.Image, work: Path) -> float | None:
+    label = case
+    if case == "no-executable":
+        check_no_executable(c, result, expected, work)
+        return None
+    c.check(f"{label}: the boot ran to the power-off", not result["timed_out"] and "poweroff" in result["shots"],
+            f"timed out {result['timed_out']}, markers {[m for _, m in result['markers']][-5:]} (log {work}/serial.txt)")
+    for shot in (["initramfs"] if case == "initramfs" else []) + ["realroot", "shown-again"]:
+        if shot not in result["shots"]:
+            c.check(f"{label}: {shot} screenshot taken", False, f"markers {[m for _, m in result['markers']][-5:]}")
+            continue
+        d = png.compare(png.read(result["shots"][shot]), expected, diff_path=work / f"diff-{shot}.png")
+        print(f"  {label} {shot} vs render: {d}")
+        c.check(f"{label}: {shot}: the screen equals `skeletond render`", d.ok, str(d))
+    for shot in ("hidden", "poweroff"):
+        if shot not in result["shots"]:
+            c.check(f"{label}: {shot} screenshot taken", False)
+            continue
+        ok, detail = is_console(png.read(result["shots"][shot]), expected)
+        c.check(f"{label}: {shot}: the text console is back (no skeleton, black background)", ok, detail)
+    holders = (marker(result, "CARD_HOLDERS") or "").split()
+    c.check(f"{label}: one process holds the DRM card in the real root", len(holders) == 1, f"holders {holders}")
+    cmdlines = [m for _, m in result["markers"] if m.startswith("@@CMDLINE")]
+    if case == "initramfs":
+        c.check(f"{label}: it is the daemon from the initramfs, its argv[0] marked '@'",
+                bool(cmdlines) and cmdlines[0].split(" ", 2)[2].startswith("@"), f"{cmdlines}")
+    c.check(f"{label}: skeletond.service is active before the hide", marker(result, "ACTIVE") == "active", str(marker(result, "ACTIVE")))
+    c.check(f"{label}: plymouth --ping is answered", marker(result, "PLYMOUTH_PING") == "ok", str(marker(result, "PLYMOUTH_PING")))
+    c.check(f"{label}: plymouth display-message is answered", marker(result, "PLYMOUTH_MESSAGE") == "ok", str(marker(result, "PLYMOUTH_MESSAGE")))
+    s = status(result, "STATUS")
+    messages = s.get("plymouth", {}).get("messages")
+    c.check(f"{label}: the message is kept", messages == ["e2e: checking the disks"], json.dumps(s.get("plymouth")))
+    outputs = s.get("outputs", [])
+    c.check(f"{label}: in the real root the frame was not drawn again (one frame presented)",
+            [o.get("framesPresented") for o in outputs] == [1], json.dumps(outputs)[:300])
+    c.check(f"{label}: status says where the daemon started", bool(s.get("initramfs")) == (case == "initramfs"), json.dumps(s)[:200])
+    hidden = status(result, "HIDDEN")
+    c.check(f"{label}: hidden after multi-user.target", hidden.get("state") == "idle", json.dumps(hidden)[:200])
+    c.check(f"{label}: skeletond.service still active after the hide", marker(result, "ACTIVE_AFTER_HIDE") == "active")
+    c.check(f"{label}: shown again on request", marker(result, "SHOWN_AGAIN") == "ok")
+    first = marker(result, "FIRST_FRAME_UPTIME")
+    try:
+        return float(first) if first else None
+    except ValueError:
+        return None
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--case", action="append", choices=["initramfs", "real-root", "no-executable"])
+    parser.add_argument("--deb", type=Path, help="install this package instead of building one with `make deb`")
+    args = parser.parse_args()
+    cases = args.case or ["initramfs", "real-root", "no-executable"]
+    if os.geteuid() != 0:
+        print("needs root: the root file system is built, installed into with chroot, and owned as in Debian")
+        return 1
+    c = Checker()
+    deb = args.deb or the_package()
+    work_root = OUT / "cases"
+    layout = work_root / "solid.json"
+    work_root.mkdir(parents=True, exist_ok=True)
+    layout.write_text(json.dumps(SOLID))
+    expected_path = work_root / "expected.png"
+    run(str(HOST_TOOL), "render", str(layout), "--out", str(expected_path), "--size", f"{SIZE[0]}x{SIZE[1]}")
+    expected = png.read(expected_path)
+    first_frames: dict[str, float | None] = {}
+    for case in cases:
+        work = work_root / case
+        work.mkdir(parents=True, exist_ok=True)
+        print(f"== {case}: Debian 12, systemd, {deb.name} installed, " + {
+            "initramfs": "with the initramfs hook",
+            "real-root": "without the initramfs hook (skeletond.service starts the daemon)",
+            "no-executable": "with the initramfs hook, and /usr/bin/skeletond removed from the real root afterwards"}[case])
+        began = time.monotonic()
+        root, kernel, initrd = prepare_root(case, deb, work)
+        prepared = time.monotonic()
+        result = boot(root, kernel, initrd, work)
+        print(f"  {case}: root prepared in {prepared - began:.0f} s ({initrd.stat().st_size >> 20} MB initramfs), booted to the power-off in {time.monotonic() - prepared:.0f} s")
+        first_frames[case] = check_case(c, case, result, expected, work)
+        shutil.rmtree(root, ignore_errors=True)
+    for case, t in first_frames.items():
+        if case == "no-executable":
+            continue
+        print(f"  {case}: kernel start to the first skeleton frame: {'%.2f s' % t if t is not None else 'unknown'}")
+    if first_frames.get("initramfs") and first_frames.get("real-root"):
+        c.check("the skeleton comes earlier from the initramfs", first_frames["initramfs"] < first_frames["real-root"],
+                f"{first_frames}")
+    print(f"{c.passed} passed, {c.failed} failed")
+    return 0 if c.failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,4 +1,5 @@
 import SkeletonBoot
+import SkeletonSystem
 
 extension Daemon {
     /// `skeletond run` once its flags are parsed: reads the settings, starts and serves until
@@ -20,6 +21,10 @@ extension Daemon {
             InitramfsStart.markArgumentZero()
         } else if let connection = InitramfsAttachment.connect(socketPath: settings.socketPath) {
             return InitramfsAttachment.run(connection: connection, socketPath: settings.socketPath, logger: logger)
+        } else if SystemCalls.fileExists(InitramfsStart.markerPath(socketPath: settings.socketPath)) {
+            // Killed without its cleanup (SIGKILL): its marker would keep skeletond.socket down.
+            logger.warning("the daemon started in the initramfs is gone (\(InitramfsStart.markerPath(socketPath: settings.socketPath)) is stale); this service runs its own")
+            InitramfsStart.removeMarker(socketPath: settings.socketPath)
         }
         if let age = processAgeSeconds() {
             logger.debug("start-up: arguments parsed \(Int((age * 1000).rounded())) ms after process start (10 ms resolution)")

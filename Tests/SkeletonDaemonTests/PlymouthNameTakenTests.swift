@@ -1,0 +1,20 @@
+import Foundation
+@testable import SkeletonDaemon
+import SkeletonLayout
+import Testing
+
+/// Plymouth's socket name already taken (plymouthd runs, or another daemon): the second daemon
+/// says so and goes on without it, its control socket working.
+@Suite struct PlymouthNameTakenTests {
+    @Test func aTakenNameIsLoggedAndTheDaemonGoesOn() throws {
+        let name = "/skeletond-test-\(UUID().uuidString.prefix(8))"
+        let settings = #"{"plymouth": {"listen": true, "socket": "\#(name)"}}"#
+        let first = try SteppedDaemon(layouts: PlymouthTests.layouts, start: "a", settings: settings)
+        let second = try SteppedDaemon(layouts: PlymouthTests.layouts, start: "a", settings: settings)
+        #expect(first.daemon.plymouth != nil)
+        #expect(second.daemon.plymouth == nil)
+        #expect(second.logContains("plymouth: cannot listen on @\(name)"))
+        let c = try second.connect()
+        #expect(second.request(c, #"{"command": "ping"}"#)?["pong"] == true)
+    }
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A real boot: Debian 12 with systemd as PID 1 and skeletond's package, under QEMU.
 
-    python3 Tests/boot/test_debian_boot.py [--case initramfs|real-root|no-executable]... [--deb PATH]
+    python3 Tests/boot/test_debian_boot.py [--case initramfs|real-root|no-executable|dracut|no-module]... [--deb PATH]
 
 The root file system is built by mmdebstrap from Debian's packages (cached as
 build/boot/debian12-base-HASH.tar), the package of `make deb` is installed into it with dpkg, a
@@ -19,7 +19,12 @@ are answered; after multi-user.target it is hidden and the text console is back;
 (`SKELETOND_INITRAMFS=no`), the daemon started by skeletond.service. Each reports the time from
 kernel start to the first skeleton frame. Case `no-executable`: the hook's initramfs, but the
 real root has lost /usr/bin/skeletond since: the initramfs daemon shows the skeleton, then at the
-switch gives the display back (the console, no frozen picture), says why, and exits.
+switch gives the display back (the console, no frozen picture), says why, and exits. Case
+`dracut`: Debian's dracut instead of initramfs-tools, the package's dracut module, systemd in the
+initramfs; checked as `initramfs`. Case `no-module` (only with `--case no-module`, not in
+`make test`, for its time): the hook's initramfs without the card's DRM
+driver: the initramfs daemon waits past `waitSeconds` (no memory fallback) and draws once the
+real root's udev loads bochs; checked as `initramfs` from the real root on.
 """
 
 from __future__ import annotations
@@ -51,8 +56,10 @@ from test_skeletond_drm import SOLID  # noqa: E402
 OUT = REPO / "build" / "boot"
 # The root file system: Debian 12 with systemd, its kernel and initramfs-tools. Documentation,
 # locales and the kernel modules no virtual machine here needs (sound, networking, media,
-# other GPUs...) are left out: the root is unpacked, imaged and booted for every case.
-PACKAGES = "systemd-sysv,udev,kmod,linux-image-amd64,initramfs-tools,busybox"
+# other GPUs...) are left out: the root is unpacked, imaged and booted for every case. cpio,
+# kpartx and e2fsprogs are what dracut needs besides: the dracut case swaps it in for
+# initramfs-tools.
+PACKAGES = "systemd-sysv,udev,kmod,linux-image-amd64,initramfs-tools,busybox,cpio,kpartx,e2fsprogs"
 EXCLUDED = ["/usr/share/doc/*", "/usr/share/man/*", "/usr/share/locale/*", "/usr/share/info/*",
             "/lib/modules/*/kernel/sound/*", "/lib/modules/*/kernel/net/*", "/lib/modules/*/kernel/drivers/net/*",
             "/lib/modules/*/kernel/drivers/media/*", "/lib/modules/*/kernel/drivers/infiniband/*",
@@ -101,6 +108,39 @@ def the_package() -> Path:
     return REPO / "build" / "deb" / f"skeletond_{version}_{arch}.deb"
 
 
+def dracut_packages() -> list[Path]:
+    """Debian's dracut and dracut-core, downloaded once (cached beside the base root)."""
+    directory = OUT / "dracut-debs"
+    if not list(directory.glob("dracut-core_*.deb")):
+        directory.mkdir(parents=True, exist_ok=True)
+        run("apt-get", "download", "-q", "-o", "APT::Sandbox::User=root", "dracut", "dracut-core", cwd=directory, stdout=subprocess.DEVNULL)
+    return sorted(directory.glob("dracut*.deb"))
+
+
+def install_dracut(root: Path, work: Path, chroot) -> None:
+    """dracut in place of initramfs-tools, with the package's module, the test's marker module,
+    and only the drivers the virtual machine needs (the disk's and bochs)."""
+    # Configured before dracut is installed: its postinst may make an initramfs already.
+    (root / "etc/dracut.conf.d").mkdir(parents=True, exist_ok=True)
+    (root / "etc/dracut.conf.d/90-boot-test.conf").write_text(
+        'hostonly="no"\ndrivers=" bochs virtio_pci virtio_blk ext4 "\ncompress="zstd"\nadd_dracutmodules+=" skeletond e2emark "\n')
+    module = root / "usr/lib/dracut/modules.d/91e2emark"
+    module.mkdir(parents=True, exist_ok=True)
+    (module / "module-setup.sh").write_text(
+        '#!/bin/bash\ncheck() { return 255; }\ndepends() { return 0; }\ninstall() { inst_multiple grep cut cat sleep; inst_hook pre-mount 10 "$moddir/e2e-mark.sh"; }\n')
+    # The same marker script as initramfs-tools', as a sourced dracut hook.
+    mark = (HERE / "guest" / "e2e-initramfs-mark").read_text().split("esac\n", 1)[1].replace("exit 0", "return 0")
+    (module / "e2e-mark.sh").write_text("#!/bin/sh\n" + mark)
+    for file in module.iterdir():
+        file.chmod(0o755)
+    for deb in dracut_packages():
+        shutil.copy(deb, root / "tmp" / deb.name)
+    swapped = chroot("sh", "-c", "dpkg --purge --force-depends initramfs-tools initramfs-tools-core && dpkg -i /tmp/dracut*.deb")
+    (work / "dracut-install.log").write_text(swapped.stdout + swapped.stderr)
+    if swapped.returncode != 0:
+        raise RuntimeError(f"installing dracut failed: {swapped.stderr[-800:]}")
+
+
 def prepare_root(case: str, deb: Path, work: Path) -> tuple[Path, Path, Path]:
     """The case's root directory with the package installed and configured, its kernel and initrd."""
     root = work / "root"
@@ -126,7 +166,9 @@ def prepare_root(case: str, deb: Path, work: Path) -> tuple[Path, Path, Path]:
     settings["layouts"]["start"] = "solid"
     settings_path.write_text(json.dumps(settings, indent=2))
     hook = "no" if case == "real-root" else "yes"
-    (root / "etc/skeletond/initramfs").write_text(f'SKELETOND_INITRAMFS={hook}\nSKELETOND_MODULES="bochs"\n')
+    # no-module: the hook adds no DRM driver (none named, and a chroot has no card to find).
+    modules = "" if case == "no-module" else "bochs"
+    (root / "etc/skeletond/initramfs").write_text(f'SKELETOND_INITRAMFS={hook}\nSKELETOND_MODULES="{modules}"\n')
     # A lean initramfs, as a kiosk image would have: the root disk's modules only (MODULES=dep
     # cannot see the disk from a chroot), plus what the hook adds.
     (root / "etc/initramfs-tools/conf.d/boot-test").write_text("MODULES=list\nCOMPRESS=zstd\n")
@@ -134,7 +176,7 @@ def prepare_root(case: str, deb: Path, work: Path) -> tuple[Path, Path, Path]:
     # Test-only pieces: the initramfs marker script, the probes, Debian's plymouth client.
     premount = root / "etc/initramfs-tools/scripts/init-premount"
     premount.mkdir(parents=True, exist_ok=True)
-    if case != "real-root":
+    if case in ("initramfs", "no-executable"):
         shutil.copy(HERE / "guest" / "e2e-initramfs-mark", premount / "e2e-mark")
         (premount / "e2e-mark").chmod(0o755)
     for script in ("e2e-probe", "e2e-after"):
@@ -159,10 +201,14 @@ def prepare_root(case: str, deb: Path, work: Path) -> tuple[Path, Path, Path]:
         shutil.copy(library, root / "opt/plymouth/lib" / library.name, follow_symlinks=True)
     kernels = sorted((root / "lib/modules").iterdir())
     version = kernels[-1].name
-    made = chroot("update-initramfs", "-c", "-k", version)
-    (work / "update-initramfs.log").write_text(made.stdout + made.stderr)
+    if case == "dracut":
+        install_dracut(root, work, chroot)
+        made = chroot("dracut", "--force", f"/boot/initrd.img-{version}", version)
+    else:
+        made = chroot("update-initramfs", "-c", "-k", version)
+    (work / "initramfs.log").write_text(made.stdout + made.stderr)
     if made.returncode != 0:
-        raise RuntimeError(f"update-initramfs failed: {made.stderr[-800:]}")
+        raise RuntimeError(f"making the initramfs failed: {made.stderr[-800:]}")
     if case == "no-executable":
         # The package's executable gone from the real root after the initramfs was made.
         (root / "usr/bin/skeletond").unlink()
@@ -284,7 +330,8 @@ def check_case(c: Checker, case: str, result: dict, expected: png.Image, work: P
         return None
     c.check(f"{label}: the boot ran to the power-off", not result["timed_out"] and "poweroff" in result["shots"],
             f"timed out {result['timed_out']}, markers {[m for _, m in result['markers']][-5:]} (log {work}/serial.txt)")
-    for shot in (["initramfs"] if case == "initramfs" else []) + ["realroot", "shown-again"]:
+    from_initramfs = case in ("initramfs", "dracut", "no-module")
+    for shot in (["initramfs"] if case in ("initramfs", "dracut") else []) + ["realroot", "shown-again"]:
         if shot not in result["shots"]:
             c.check(f"{label}: {shot} screenshot taken", False, f"markers {[m for _, m in result['markers']][-5:]}")
             continue
@@ -300,7 +347,7 @@ def check_case(c: Checker, case: str, result: dict, expected: png.Image, work: P
     holders = (marker(result, "CARD_HOLDERS") or "").split()
     c.check(f"{label}: one process holds the DRM card in the real root", len(holders) == 1, f"holders {holders}")
     cmdlines = [m for _, m in result["markers"] if m.startswith("@@CMDLINE")]
-    if case == "initramfs":
+    if from_initramfs:
         c.check(f"{label}: it is the daemon from the initramfs, its argv[0] marked '@'",
                 bool(cmdlines) and cmdlines[0].split(" ", 2)[2].startswith("@"), f"{cmdlines}")
     c.check(f"{label}: skeletond.service is active before the hide", marker(result, "ACTIVE") == "active", str(marker(result, "ACTIVE")))
@@ -312,7 +359,12 @@ def check_case(c: Checker, case: str, result: dict, expected: png.Image, work: P
     outputs = s.get("outputs", [])
     c.check(f"{label}: in the real root the frame was not drawn again (one frame presented)",
             [o.get("framesPresented") for o in outputs] == [1], json.dumps(outputs)[:300])
-    c.check(f"{label}: status says where the daemon started", bool(s.get("initramfs")) == (case == "initramfs"), json.dumps(s)[:200])
+    c.check(f"{label}: status says where the daemon started", bool(s.get("initramfs")) == from_initramfs, json.dumps(s)[:200])
+    if case == "no-module":
+        log = marker(result, "INITRAMFS_LOG") or ""
+        c.check(f"{label}: the initramfs daemon waited for the card past waitSeconds, not drawing into memory",
+                "still waiting for one: in the initramfs" in log and "drawing into memory" not in log
+                and [o.get("backend") for o in outputs] == ["drm"], log[-600:])
     hidden = status(result, "HIDDEN")
     c.check(f"{label}: hidden after multi-user.target", hidden.get("state") == "idle", json.dumps(hidden)[:200])
     c.check(f"{label}: skeletond.service still active after the hide", marker(result, "ACTIVE_AFTER_HIDE") == "active")
@@ -326,10 +378,10 @@ def check_case(c: Checker, case: str, result: dict, expected: png.Image, work: P
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--case", action="append", choices=["initramfs", "real-root", "no-executable"])
+    parser.add_argument("--case", action="append", choices=["initramfs", "real-root", "no-executable", "no-module", "dracut"])
     parser.add_argument("--deb", type=Path, help="install this package instead of building one with `make deb`")
     args = parser.parse_args()
-    cases = args.case or ["initramfs", "real-root", "no-executable"]
+    cases = args.case or ["initramfs", "real-root", "no-executable", "dracut"]
     if os.geteuid() != 0:
         print("needs root: the root file system is built, installed into with chroot, and owned as in Debian")
         return 1
@@ -349,7 +401,9 @@ def main() -> int:
         print(f"== {case}: Debian 12, systemd, {deb.name} installed, " + {
             "initramfs": "with the initramfs hook",
             "real-root": "without the initramfs hook (skeletond.service starts the daemon)",
-            "no-executable": "with the initramfs hook, and /usr/bin/skeletond removed from the real root afterwards"}[case])
+            "no-executable": "with the initramfs hook, and /usr/bin/skeletond removed from the real root afterwards",
+            "no-module": "with the initramfs hook but no DRM driver in the initramfs",
+            "dracut": "dracut instead of initramfs-tools, with the package's dracut module"}[case])
         began = time.monotonic()
         root, kernel, initrd = prepare_root(case, deb, work)
         prepared = time.monotonic()
@@ -361,6 +415,7 @@ def main() -> int:
         if case == "no-executable":
             continue
         print(f"  {case}: kernel start to the first skeleton frame: {'%.2f s' % t if t is not None else 'unknown'}")
+        c.check(f"{case}: the first frame's time since the kernel started is known", t is not None)
     if first_frames.get("initramfs") and first_frames.get("real-root"):
         c.check("the skeleton comes earlier from the initramfs", first_frames["initramfs"] < first_frames["real-root"],
                 f"{first_frames}")

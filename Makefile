@@ -64,7 +64,7 @@ install-files:
 	done
 	test -e $(DESTDIR)$(SYSCONFDIR)/skeletond/skeletond.json || \
 		install -m 644 config/skeletond.json $(DESTDIR)$(SYSCONFDIR)/skeletond/skeletond.json
-	install -m 644 config/layouts/*.json $(DESTDIR)$(SYSCONFDIR)/skeletond/layouts/
+	install -m 644 config/layouts/*.json config/layouts/*.png $(DESTDIR)$(SYSCONFDIR)/skeletond/layouts/
 	install -m 644 config/skeletond-layout.schema.json $(DESTDIR)$(SYSCONFDIR)/skeletond/
 	@# On the machine itself: the next boot (the first with this executable) shows the skeleton
 	@# from a boot plan for the displays there are now, as every later boot does from its record.

@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-/// scripts/build-static.sh sets SKELETOND_STATIC: see SkeletonContent below.
+/// scripts/build-static.sh sets SKELETOND_STATIC: see SkeletonText below.
 let staticBuild = Context.environment["SKELETOND_STATIC"] != nil
 
 let package = Package(
@@ -27,8 +27,10 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
+        // Linked statically, libfreetype.a needs what FreeType's pkg-config lists as private, after it.
         .target(name: "SkeletonText",
-                dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonSystem", "CFreeType", "CHarfBuzz", "CFriBidi"]),
+                dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonSystem", "CFreeType", "CHarfBuzz", "CFriBidi"],
+                linkerSettings: staticBuild ? ["png16", "z", "brotlidec", "brotlicommon", "bz2", "m"].map { .linkedLibrary($0) } : []),
         .systemLibrary(name: "CLibDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .target(name: "CSkeletonDRM", dependencies: ["CLibDRM"]),
         .target(name: "SkeletonDisplay", dependencies: ["SkeletonRender", "SkeletonSystem", "CSkeletonPNG", "CLibDRM", "CSkeletonDRM"]),
@@ -38,11 +40,7 @@ let package = Package(
         .target(name: "SkeletonCLI", dependencies: [
             "SkeletonLayout", "SkeletonProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        // The static build (scripts/build-static.sh, for the initramfs) leaves text out: Debian ships
-        // no static HarfBuzz. Its labels show as their skeletons.
-        .target(name: "SkeletonContent",
-                dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonPicture"] + (staticBuild ? [] : ["SkeletonText"]),
-                swiftSettings: staticBuild ? [.define("SKELETOND_WITHOUT_TEXT")] : []),
+        .target(name: "SkeletonContent", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonPicture", "SkeletonText"]),
         .target(name: "SkeletonDaemon",
                 dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "SkeletonProtocol", "SkeletonSystem", "SkeletonBoot",
                                "SkeletonContent"]),

@@ -1,9 +1,7 @@
 import SkeletonLayout
 import SkeletonPicture
 import SkeletonRender
-#if !SKELETOND_WITHOUT_TEXT
 import SkeletonText
-#endif
 
 /// The one `SpriteSource` of the daemon and the tools: pictures through `PictureLoader`
 /// (libpng, the firmware's BGRT logo) and texts through `TextEngine` (HarfBuzz, FreeType).
@@ -11,9 +9,7 @@ import SkeletonText
 /// `report` and the renderer draws that node as a skeleton.
 public final class ContentSprites: SpriteSource {
     private let pictures: PictureLoader
-    #if !SKELETOND_WITHOUT_TEXT
     private let text = TextEngine()
-    #endif
     private var made: [Key: Result<Sprite, SpriteError>] = [:]
     private var reported: Set<SpriteError> = []
     /// Told each problem once (the daemon logs it; `validate` lists it).
@@ -69,9 +65,6 @@ public final class ContentSprites: SpriteSource {
                 return failure(error.description)
             }
         case .text(let run):
-            #if SKELETOND_WITHOUT_TEXT
-            return failure("this executable is the static build, which has no text (Debian ships no static HarfBuzz): \"\(run.text)\" shows as a skeleton")
-            #else
             guard !box.isEmpty else { return failure("the node's frame is empty on this output") }
             let style = TextStyle(fontPath: run.font ?? TextEngine.defaultFontPath, size: run.pixelSize, weight: run.weight,
                                   color: run.color, alignment: run.alignment, rightToLeft: run.rightToLeft,
@@ -82,7 +75,6 @@ public final class ContentSprites: SpriteSource {
             } catch {
                 return failure(error.description)
             }
-            #endif
         }
     }
 }

@@ -19,7 +19,8 @@ install() {
     inst_binary /usr/bin/skeletond
     inst_binary /usr/bin/skeletonctl
     local file
-    for file in /etc/skeletond/skeletond.json /etc/skeletond/layouts/*.json /var/cache/skeletond/*; do
+    for file in /etc/skeletond/skeletond.json /etc/skeletond/layouts/* /var/cache/skeletond/* \
+            /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf; do
         [ -f "$file" ] && inst_simple "$file"
     done
     inst_hook pre-udev 90 "$moddir/skeletond-start.sh"

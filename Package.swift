@@ -30,7 +30,7 @@ let package = Package(
         // Linked statically, libfreetype.a needs what FreeType's pkg-config lists as private, after it.
         .target(name: "SkeletonText",
                 dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonSystem", "CFreeType", "CHarfBuzz", "CFriBidi"],
-                linkerSettings: staticBuild ? ["png16", "z", "brotlidec", "brotlicommon", "bz2", "m"].map { .linkedLibrary($0) } : []),
+                linkerSettings: staticBuild ? ["png16", "z", "brotlidec", "brotlicommon", "m"].map { .linkedLibrary($0) } : []),
         .systemLibrary(name: "CLibDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .target(name: "CSkeletonDRM", dependencies: ["CLibDRM"]),
         .target(name: "SkeletonDisplay", dependencies: ["SkeletonRender", "SkeletonSystem", "CSkeletonPNG", "CLibDRM", "CSkeletonDRM"]),

@@ -1,3 +1,4 @@
+import SkeletonContent
 import SkeletonDisplay
 import SkeletonLayout
 import SkeletonRender
@@ -44,7 +45,9 @@ public enum Benchmark {
     /// `format`: also an animated present into a framebuffer of that layout (fbdev), as a ratio
     /// to a memcpy of a frame in that layout.
     public static func run(layout: Layout, size: Size?, frames: Int, format: FramebufferFormat? = nil) -> Report {
-        let renderer = FrameRenderer(layout: layout, outputSize: size)
+        // Pictures and texts drawn as the daemon draws them, made once as the daemon makes them.
+        let sprites = ContentSprites()
+        let renderer = FrameRenderer(layout: layout, outputSize: size, sprites: sprites)
         let outputSize = renderer.layout.outputSize
         let shadow = PixelBuffer(size: outputSize)
         // The dumb buffers a DRM output flips between, emulated by one second buffer; and, for
@@ -74,17 +77,17 @@ public enum Benchmark {
         UnsafeMutableRawPointer(target.canvas.base).copyMemory(from: source.canvas.base, byteCount: bytes)
         for buffer in emulated.buffers + separate.buffers { buffer.canvas.copy(buffer.canvas.bounds, from: shadow.canvas) }
 
-        let presenter = FrameRenderer(layout: layout, outputSize: size)
+        let presenter = FrameRenderer(layout: layout, outputSize: size, sprites: sprites)
         presenter.renderFull(at: 0, into: shadow.canvas)
-        let separatePresenter = FrameRenderer(layout: layout, outputSize: size)
+        let separatePresenter = FrameRenderer(layout: layout, outputSize: size, sprites: sprites)
         let separateShadow = PixelBuffer(size: outputSize)
         separatePresenter.renderFull(at: 0, into: separateShadow.canvas)
         // A panel on its side: the same scene laid out at the turned size (portrait), its damage
         // turned into landscape buffers; against the same portrait frames presented unturned.
         let portrait = Rotation.clockwise90.turned(outputSize)
         let turnedShadow = PixelBuffer(size: portrait), uprightShadow = PixelBuffer(size: portrait)
-        let turnedPresenter = FrameRenderer(layout: layout, outputSize: portrait)
-        let uprightPresenter = FrameRenderer(layout: layout, outputSize: portrait)
+        let turnedPresenter = FrameRenderer(layout: layout, outputSize: portrait, sprites: sprites)
+        let uprightPresenter = FrameRenderer(layout: layout, outputSize: portrait, sprites: sprites)
         turnedPresenter.renderFull(at: 0, into: turnedShadow.canvas)
         uprightPresenter.renderFull(at: 0, into: uprightShadow.canvas)
         let landscape = PixelBuffer(size: outputSize)
@@ -93,7 +96,7 @@ public enum Benchmark {
         let upright = FlipEmulation(buffers: [uprightScanout, uprightScanout])
         var turnedTimes: [Double] = [], uprightTimes: [Double] = []
         let framebuffer = format.map { FramebufferBench(format: $0, size: outputSize, layout: layout, requestedSize: size) }
-        let animated = FrameRenderer(layout: layout, outputSize: size)
+        let animated = FrameRenderer(layout: layout, outputSize: size, sprites: sprites)
         let animatedCanvas = PixelBuffer(size: outputSize)
         animated.renderFull(at: 0, into: animatedCanvas.canvas)
 
@@ -161,6 +164,9 @@ public enum Benchmark {
                                // A second full pass to convert each frame would cost at least this memcpy (1x) by itself.
                                Figure(name: "  of which converting the damage", milliseconds: median(framebufferConvertTimes), target: 1.0,
                                       referenceMilliseconds: median(framebufferCopyTimes), referenceName: "memcpy of an \(fb.format) frame")]
+                          } ?? [])
+                          + (contentChangeTimes(layout: layout, size: size, frames: frames, sprites: sprites, measure: measure).map {
+                              [Figure(name: "frame, text + bar changed", milliseconds: median($0), target: nil)]
                           } ?? []),
                       damagedShare: Double(damagedPixels) / Double(max(1, frames) * outputSize.width * outputSize.height))
     }

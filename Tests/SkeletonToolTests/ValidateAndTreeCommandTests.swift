@@ -18,6 +18,24 @@ struct ValidateCommandTests {
         #expect(result.stderr.isEmpty && result.stdout.isEmpty)
     }
 
+    @Test func picturesThatCannotBeShownAreReportedWithTheFileAndTheNode() throws {
+        let scratch = try Scratch()
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0]).write(to: URL(fileURLWithPath: scratch.path + "/short.png"))
+        let file = try scratch.write("logos.json", #"""
+            {"canvas": {"width": 100, "height": 100},
+             "root": {"kind": "view", "skeletonable": false, "children": [
+               {"kind": "image", "frame": [0, 0, 50, 50], "source": "missing.png"},
+               {"kind": "image", "frame": [50, 0, 50, 50], "source": "short.png"}
+             ]}}
+            """#)
+        let result = try scratch.skeletond(["validate", file])
+        #expect(result.status == 1, "\(result)")
+        let lines = result.stdout.split(separator: "\n").map(String.init) + result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2, "\(lines)")
+        #expect(lines.first { $0.hasPrefix(file + ": root.children[0]: ") && $0.contains(scratch.path + "/missing.png") } != nil, "\(lines)")
+        #expect(lines.first { $0.hasPrefix(file + ": root.children[1]: ") && $0.contains(scratch.path + "/short.png") } != nil, "\(lines)")
+    }
+
     @Test func everyErrorOfEveryFileAsFilePathMessage() throws {
         let scratch = try Scratch()
         let good = try scratch.write("good.json", sampleLayout)

@@ -59,7 +59,7 @@ OUT = REPO / "build" / "boot"
 # other GPUs...) are left out: the root is unpacked, imaged and booted for every case. cpio,
 # kpartx and e2fsprogs are what dracut needs besides: the dracut case swaps it in for
 # initramfs-tools.
-PACKAGES = "systemd-sysv,udev,kmod,linux-image-amd64,initramfs-tools,busybox,cpio,kpartx,e2fsprogs"
+PACKAGES = "systemd-sysv,udev,kmod,linux-image-amd64,initramfs-tools,busybox,cpio,kpartx,e2fsprogs,fonts-dejavu-core"
 EXCLUDED = ["/usr/share/doc/*", "/usr/share/man/*", "/usr/share/locale/*", "/usr/share/info/*",
             "/lib/modules/*/kernel/sound/*", "/lib/modules/*/kernel/net/*", "/lib/modules/*/kernel/drivers/net/*",
             "/lib/modules/*/kernel/drivers/media/*", "/lib/modules/*/kernel/drivers/infiniband/*",

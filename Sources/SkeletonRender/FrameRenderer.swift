@@ -34,7 +34,8 @@ public final class FrameRenderer: @unchecked Sendable {
             }
         }
         self.items = items
-        self.sprites = made
+        self.sprites = items.indices.map { made[$0] }
+        self.fills = Array(repeating: nil, count: items.count)
         self.contentProblems = problems
         let geometry = items.indices.map { Self.geometry(of: items[$0], sprite: made[$0]) }
         if let other, other.geometry == geometry {
@@ -76,8 +77,10 @@ public final class FrameRenderer: @unchecked Sendable {
 
     /// The items drawn: the layout's, with sprites that could not be made as their fallbacks.
     public let items: [DrawItem]
-    /// The pixels of the sprites that could be made, by item index.
-    private let sprites: [Int: Sprite]
+    /// Per item, the pixels of its sprite if it is one that could be made.
+    private let sprites: [Sprite?]
+    /// Per item, a bar's fill at `paintTime`: worked out once per frame, not once per region.
+    private var fills: [(mask: CoverageMask, paint: ShapePaint)?]
     /// Pictures and texts that could not be made, each with its node's path and the reason.
     public let contentProblems: [SpriteError]
     /// Progress bars by item index, with their value slides.
@@ -139,7 +142,7 @@ public final class FrameRenderer: @unchecked Sendable {
         let region = region.intersection(canvas.bounds)
         guard !region.isEmpty else { return }
         updatePaints(for: time)
-        if let mirror, let index = soleItem(in: region), sprites[index] == nil, bars[index] == nil {
+        if let mirror, let index = soleItem(in: region), sprites[index] == nil, fills[index] == nil {
             Rasterizer.fill(masks[index], canvas: canvas, region: region, paint: paints[index],
                             background: background, mirror: mirror)
             return
@@ -154,8 +157,8 @@ public final class FrameRenderer: @unchecked Sendable {
             } else {
                 Rasterizer.fill(masks[index], canvas: canvas, region: region, paint: paints[index],
                                 background: backgroundPending ? background : nil)
-                if let bar = bars[index], let stops = fillStops[index] {
-                    Rasterizer.fill(bar.fillMask(at: time), canvas: canvas, region: region, paint: ShapePaint(stops: stops))
+                if let fill = fills[index] {
+                    Rasterizer.fill(fill.mask, canvas: canvas, region: region, paint: fill.paint)
                 }
             }
             backgroundPending = false
@@ -174,6 +177,14 @@ public final class FrameRenderer: @unchecked Sendable {
         return found
     }
 
+    /// Value slides waiting for their first frame start at `time` (their fills change with it).
+    private func startSlides(at time: Double) {
+        for index in bars.keys where bars[index]?.slide.map({ $0.start == nil }) == true {
+            bars[index]?.startSlide(at: time)
+            paintTime = nil
+        }
+    }
+
     private func updatePaints(for time: Double) {
         guard paintTime != time else { return }
         paintTime = time
@@ -182,12 +193,15 @@ public final class FrameRenderer: @unchecked Sendable {
             paints[item] = animator.paint(for: shape, progress: memo.progress(of: shape, animator),
                                           table: tables[item], stops: stops[item])
         }
+        for (item, bar) in bars {
+            fills[item] = (bar.fillMask(at: time), ShapePaint(stops: fillStops[item]!))
+        }
     }
 
     /// Draws the whole frame and remembers `time` as the last frame drawn.
     @discardableResult
     public func renderFull(at time: Double, into canvas: Canvas) -> PixelRect {
-        for index in bars.keys { bars[index]?.startSlide(at: time) }
+        startSlides(at: time)
         draw(canvas.bounds, at: time, into: canvas)
         lastTime = time
         return canvas.bounds
@@ -203,7 +217,7 @@ public final class FrameRenderer: @unchecked Sendable {
             mirror?.canvas.copy(whole, from: canvas)
             return [whole]
         }
-        for index in bars.keys { bars[index]?.startSlide(at: time) }
+        startSlides(at: time)
         let rects = PixelRect.coalesce(changedRects(from: last, to: time) + inheritedDamage)
         inheritedDamage = []
         // Redrawing what the mirror lacks costs less than copying it afterwards: the regions
@@ -239,6 +253,7 @@ public final class FrameRenderer: @unchecked Sendable {
             }
         }
         for (index, bar) in slides { bars[index] = bar }
+        paintTime = nil
         lastTime = last
         inheritedDamage = damage.filter { !$0.isEmpty }.map { $0.intersection(outputBounds) }
         return true

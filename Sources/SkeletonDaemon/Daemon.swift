@@ -284,7 +284,9 @@ public final class Daemon {
         case .complete: needsDraw = false
         case .incomplete: needsDraw = true
         }
-        if let late = pacer.drew(at: now, moving: moving) {
+        // A frame can start a motion of its own (a bar sliding to a new value, an indeterminate
+        // bar) in a presentation that does not animate: the next frame is then due as well.
+        if let late = pacer.drew(at: now, moving: moving || framesMove(at: now)) {
             logger.debug("frame late by \(JSONValue.formatNumber((late * 1000).rounded())) ms")
         }
     }

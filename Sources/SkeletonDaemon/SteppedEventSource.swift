@@ -1,10 +1,32 @@
 import SkeletonSystem
-/// A loop that never sleeps: each turn polls the watched descriptors without waiting and
-/// ignores the deadline, so that a test moves a `ManualClock` and runs turns itself.
+
+/// The loop of a test: it never sleeps. Each wait polls the watched descriptors without
+/// blocking and remembers what the daemon asked for (its descriptors and its deadline), so a
+/// test that moves a `ManualClock` runs a turn only when the real loop would wake: a
+/// descriptor is ready or the deadline has come. A daemon that forgets to ask for its next
+/// frame then stands still in tests as it would on a screen.
 public final class SteppedEventSource: EventSource {
+    /// The deadline of the last wait (nil: the loop would sleep until a descriptor is ready).
+    public private(set) var deadline: Double?
+    private var watches: [Watch] = []
+    /// False when the last wait returned something: the real loop handles it and goes on into
+    /// its next turn without sleeping.
+    private var asleep = false
+
     public init() {}
 
     public func wait(for watches: [Watch], until deadline: Double?) -> [Readiness] {
-        SystemCalls.pollReady(watches, timeoutMilliseconds: 0).map { .descriptor($0.descriptor, $0.events) }
+        self.watches = watches
+        self.deadline = deadline
+        let ready = SystemCalls.pollReady(watches, timeoutMilliseconds: 0).map { Readiness.descriptor($0.descriptor, $0.events) }
+        asleep = ready.isEmpty
+        return ready
+    }
+
+    /// Whether the real loop, asleep in its last wait, would wake at `now`.
+    public func wakes(at now: Double) -> Bool {
+        if !asleep { return true }
+        if let deadline, deadline <= now { return true }
+        return !SystemCalls.pollReady(watches, timeoutMilliseconds: 0).isEmpty
     }
 }

@@ -28,17 +28,17 @@ import Testing
 
     @Test func anUpdateSetsTextsAndValuesByIdAndTheBarSlides() throws {
         let d = try SteppedDaemon(layouts: ["splash": Self.splash], start: "splash")
-        d.run(until: 101)
+        d.step(to: 101)
         #expect(try screenEqualsRender(d, content: LayoutContent()))
         let client = try d.connect()
         let reply = d.request(client, #"{"command": "update", "content": {"status": {"text": "Installing updates"}}, "progress": 1}"#)
         #expect(reply?["ok"] == .bool(true), "\(String(describing: reply))")
         // The slide starts with the next frame; half way through its half second the fill stands at half the bar.
-        d.step(to: d.clock.now + 0.01, turns: 2)
-        d.step(to: d.clock.now + 0.25, turns: 2)
+        d.step(to: d.clock.now + 0.01)
+        d.step(to: d.clock.now + 0.25)
         #expect(d.screen[99, 65] & 0xFFFFFF == 0xFF0000)
         #expect(d.screen[101, 65] & 0xFFFFFF == 0x000000)
-        d.run(until: d.clock.now + 0.5)
+        d.step(to: d.clock.now + 0.5)
         let final = LayoutContent(texts: ["status": "Installing updates"], values: ["bar": .fraction(1)])
         #expect(try screenEqualsRender(d, content: final))
         let status = d.request(client, #"{"command": "status"}"#)
@@ -47,7 +47,7 @@ import Testing
 
     @Test func aContentChangeForANodeThatIsNotThereIsRefusedAndChangesNothing() throws {
         let d = try SteppedDaemon(layouts: ["splash": Self.splash], start: "splash")
-        d.run(until: 101)
+        d.step(to: 101)
         let before = d.screen.pixels
         let client = try d.connect()
         let unknown = d.request(client, #"{"command": "update", "content": {"title": {"text": "x"}}}"#)
@@ -55,7 +55,7 @@ import Testing
                 == "\"content\": no label node \"title\" in the layout (its label nodes: \"status\")")
         let wrongKind = d.request(client, #"{"command": "update", "content": {"bar": {"text": "x"}}}"#)
         #expect(wrongKind?["error"]?["message"]?.stringValue == "\"content\": node \"bar\" is a progress bar: it takes a value, not a text")
-        d.run(until: 102)
+        d.step(to: 102)
         #expect(d.screen.pixels == before)
     }
 
@@ -63,17 +63,17 @@ import Testing
         let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("psplash-\(UUID().uuidString.prefix(8))").path
         let d = try SteppedDaemon(layouts: ["splash": Self.splash], start: "splash", settings: #"{"psplash": {"fifo": "\#(fifo)"}}"#)
         defer { d.shutdown() }
-        d.run(until: 101)
+        d.step(to: 101)
         let writer = FileHandle(forWritingAtPath: fifo)
         #expect(writer != nil)
         writer?.write(Data("MSG Checking the disks\0PROGRESS 40\0BOGUS\nPROGRESS 400\0".utf8))
-        d.run(until: 102)
+        d.step(to: 102)
         let expected = LayoutContent(texts: ["status": "Checking the disks"], values: ["bar": .fraction(0.4)])
         #expect(try screenEqualsRender(d, content: expected))
         #expect(d.logContains("psplash: \(fifo): unknown command \"BOGUS\""))
         #expect(d.logContains("PROGRESS takes a whole number from 0 to 100, found \"400\""))
         writer?.write(Data("QUIT\0".utf8))
-        d.run(until: 103)
+        d.step(to: 103)
         #expect(d.daemon.session.state == .idle)
         try? writer?.close()
     }

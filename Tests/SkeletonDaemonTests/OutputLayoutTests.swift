@@ -27,7 +27,7 @@ import Testing
         let c = try d.connect()
         let logoBefore = try #require(d.screen(of: "DP-2")).pixels
         #expect(d.request(c, #"{"command": "show", "layout": "other"}"#)?["updated"] == true)
-        d.run(until: 101)
+        d.step(to: 101)
         #expect(try #require(d.screen(of: "DP-1")).pixels == (try d.render("other", size: Size(width: 200, height: 100))).pixels)
         #expect(try #require(d.screen(of: "DP-2")).pixels == logoBefore)
     }
@@ -39,16 +39,16 @@ import Testing
         #expect(reply["output"] == "DP-2")
         #expect(reply["layout"] == "other")
         #expect(reply["connected"] == true)
-        d.run(until: 100.1)
+        d.step(to: 100.1)
         let mid = try #require(d.screen(of: "DP-2"))
         #expect(mid.pixels != (try d.render("other", size: Size(width: 200, height: 100))).pixels, "dissolving at 0.1 s")
         #expect(mid.pixels != (try d.render("logo", size: Size(width: 200, height: 100))).pixels)
-        d.run(until: 101)
+        d.step(to: 101)
         #expect(try #require(d.screen(of: "DP-2")).pixels == (try d.render("other", size: Size(width: 200, height: 100))).pixels)
         #expect(try #require(d.screen(of: "DP-1")).pixels == (try d.render("app", size: Size(width: 200, height: 100))).pixels)
         // A style change reaches every output.
         #expect(d.request(c, ##"{"command": "update", "tint": "#00FF00"}"##)?["updated"] == true)
-        d.run(until: 102)
+        d.step(to: 102)
         let green = PresentationOverrides(tint: Color(red: 0, green: 0xFF, blue: 0))
         #expect(try #require(d.screen(of: "DP-2")).pixels == (try d.render("other", overrides: green, size: Size(width: 200, height: 100))).pixels)
         #expect(try #require(d.screen(of: "DP-1")).pixels == (try d.render("app", overrides: green, size: Size(width: 200, height: 100))).pixels)

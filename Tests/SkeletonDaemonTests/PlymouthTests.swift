@@ -120,11 +120,11 @@ import Testing
         #expect(ask(d, p, PlymouthRequest(command: .reactivate)) == [6])
         #expect(try plymouthStatus(d)["deactivated"] == false)
         #expect(ask(d, p, PlymouthRequest(command: .hideSplash)) == [6])
-        d.run(until: 101)
+        d.step(to: 101)
         #expect(d.daemon.session.state == .idle)
         #expect(ask(d, p, PlymouthRequest(command: .hasActiveVT)) == [0x15], "nothing shown: no active splash")
         #expect(ask(d, p, PlymouthRequest(command: .showSplash)) == [6])
-        d.run(until: 102)
+        d.step(to: 102)
         #expect(d.daemon.session.state == .showing)
         #expect(d.screen.pixels == (try d.render("a")).pixels)
     }

@@ -35,6 +35,7 @@ final class SteppedDaemon {
     let provider = MemoryCapturingProvider()
     let daemon: Daemon
     let lines = LogLines()
+    let events = SteppedEventSource()
 
     /// `sharing`: a daemon that ran before in the same directory, with the same socket path
     /// (it is shut down first), as a restart. `initramfs`: as the daemon started in the initramfs.
@@ -64,8 +65,9 @@ final class SteppedDaemon {
         guard case .success(let settings) = flags.settingsSource.load() else { throw HarnessError("settings") }
         let lines = self.lines
         daemon = Daemon(settingsSource: flags.settingsSource, settings: settings, logger: Logger(level: .debug) { lines.add($0) },
-                        clock: clock, provider: provider, events: SteppedEventSource(), initramfs: initramfs)
+                        clock: clock, provider: provider, events: events, initramfs: initramfs)
         try daemon.start()
+        daemon.turn()
         step(to: clock.now)
     }
 
@@ -88,16 +90,19 @@ final class SteppedDaemon {
     /// The picture on the output named `name` (a daemon made with `heads`).
     func screen(of name: String) -> PixelBuffer? { provider.headsDisplay?.heads.first { $0.name == name }?.buffer }
 
-    /// Moves the clock to `time` and runs a few loop turns there.
-    func step(to time: Double, turns: Int = 3) {
-        clock.set(time)
-        for _ in 0..<turns { daemon.turn() }
-    }
-
-    /// Steps in frame-sized increments (60 fps) up to `time`.
-    func run(until time: Double) {
-        while clock.now + 1.0 / 60 < time { step(to: clock.now + 1.0 / 60, turns: 1) }
-        step(to: time)
+    /// Moves the clock to `time`, running a loop turn wherever the real loop would wake on the
+    /// way (its deadlines, a ready descriptor) and nowhere else.
+    func step(to time: Double) {
+        for _ in 0..<100_000 {
+            if events.wakes(at: clock.now) {
+                daemon.turn()
+            } else if let deadline = events.deadline, deadline <= time, deadline > clock.now {
+                clock.set(deadline)
+            } else {
+                break
+            }
+        }
+        if time > clock.now { clock.set(time) }
     }
 
     func connect() throws -> TestClient { try TestClient(path: socketPath) }
@@ -110,10 +115,11 @@ final class SteppedDaemon {
 
     func reply(_ client: TestClient, maxTurns: Int = 50) -> JSONValue? {
         for _ in 0..<maxTurns {
-            daemon.turn()
             if let r = client.readReply(seconds: 0) { return r }
+            guard events.wakes(at: clock.now) else { return nil }
+            daemon.turn()
         }
-        return nil
+        return client.readReply(seconds: 0)
     }
 
     /// What `skeletond render` draws for a layout file of this daemon at the output size.

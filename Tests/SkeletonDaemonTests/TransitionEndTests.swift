@@ -24,9 +24,9 @@ import Testing
         #expect(d.screen.pixels == (try d.render("a")).pixels)
         let c = try d.connect()
         #expect(d.request(c, #"{"command": "show", "layout": "b"}"#)?["updated"] == true)
-        d.run(until: 100.2)
+        d.step(to: 100.2)
         #expect(pixel(d.screen, 150, 50) != 0x0000FF, "the dissolve is under way at 0.2 s")
-        d.run(until: 101)
+        d.step(to: 101)
         #expect(pixel(d.screen, 150, 50) == 0x0000FF)
         #expect(pixel(d.screen, 50, 50) == 0xFFFFFF)
         #expect(d.screen.pixels == (try d.render("b")).pixels)
@@ -36,7 +36,7 @@ import Testing
         let d = try SteppedDaemon(layouts: Self.layouts, start: "a")
         let c = try d.connect()
         #expect(d.request(c, #"{"command": "update", "style": "gradient"}"#)?["updated"] == true)
-        d.run(until: 101)
+        d.step(to: 101)
         #expect(d.screen.pixels == (try d.render("a", overrides: PresentationOverrides(style: .gradient), at: 1)).pixels)
     }
 
@@ -44,13 +44,13 @@ import Testing
         let d = try SteppedDaemon(layouts: Self.layouts, start: nil)
         let c = try d.connect()
         #expect(d.request(c, #"{"command": "show", "layout": "b"}"#)?["shown"] == true)
-        d.run(until: 100.2)
+        d.step(to: 100.2)
         #expect(d.screen.pixels != (try d.render("b")).pixels, "the fade-in is under way at 0.2 s")
-        d.run(until: 101)
+        d.step(to: 101)
         #expect(d.screen.pixels == (try d.render("b")).pixels)
         #expect(d.request(c, #"{"command": "hide", "retain": true}"#)?["retained"] == true)
         #expect(d.request(c, #"{"command": "show", "layout": "a"}"#)?["shown"] == true)
-        d.run(until: 102)
+        d.step(to: 102)
         #expect(d.screen.pixels == (try d.render("a")).pixels)
     }
 
@@ -58,9 +58,9 @@ import Testing
         let d = try SteppedDaemon(layouts: Self.layouts, start: "a")
         let c = try d.connect()
         #expect(d.request(c, #"{"command": "hide", "transition": {"kind": "crossDissolve", "duration": 0.5}}"#)?["hiding"] == true)
-        d.run(until: 100.3)
+        d.step(to: 100.3)
         #expect(pixel(d.screen, 50, 50) != 0)
-        d.run(until: 101)
+        d.step(to: 101)
         #expect(d.screen.pixels.allSatisfy { $0 & 0xFFFFFF == 0 })
     }
 
@@ -71,9 +71,9 @@ import Testing
         d.step(to: 100.02)
         #expect(d.screen.pixels == (try d.render("b")).pixels, "no dissolve: the next frame is the new layout")
         #expect(d.request(c, #"{"command": "show", "layout": "a", "transition": {"kind": "crossDissolve", "duration": 1}}"#)?["updated"] == true)
-        d.run(until: 100.8)
+        d.step(to: 100.8)
         #expect(d.screen.pixels != (try d.render("a")).pixels, "a one-second dissolve is still under way after 0.78 s")
-        d.run(until: 101.2)
+        d.step(to: 101.2)
         #expect(d.screen.pixels == (try d.render("a")).pixels)
     }
 
@@ -82,15 +82,15 @@ import Testing
         let c = try d.connect()
         #expect(d.request(c, ##"{"command": "update", "tint": "#FF0000"}"##)?["updated"] == true)
         #expect(d.request(c, #"{"command": "update", "animated": false}"#)?["updated"] == true)
-        d.run(until: 101)
+        d.step(to: 101)
         #expect(pixel(d.screen, 50, 50) == 0xFF0000, "overrides accumulate")
         #expect(d.request(c, #"{"command": "update", "reset": true}"#)?["updated"] == true)
-        d.run(until: 102)
+        d.step(to: 102)
         #expect(d.screen.pixels == (try d.render("a")).pixels)
         let status = d.request(c, #"{"command": "status"}"#)
         #expect(status?["appearance"]?["tint"] != "#FF0000")
         #expect(d.request(c, ##"{"command": "show", "tint": "#00FF00", "reset": true}"##)?["updated"] == true)
-        d.run(until: 103)
+        d.step(to: 103)
         #expect(pixel(d.screen, 50, 50) == 0x00FF00)
     }
 }

@@ -1,0 +1,68 @@
+import Foundation
+@testable import SkeletonDaemon
+import SkeletonLayout
+import SkeletonProtocol
+import SkeletonRender
+import Testing
+
+/// A presentation that does not animate (`"animated": false`, the natural choice for a boot
+/// splash) still owes the frames of what moves on its own: a bar sliding to a new value from
+/// any source (the socket, Plymouth, psplash) and an indeterminate bar. The stepped loop wakes
+/// only where the real one would, so a daemon that does not ask for those frames stands still
+/// here too.
+@Suite struct StaticPresentationTests {
+    /// The bar's fill ends at x = 200 * value (the layout of `ContentCommandTests.splash`).
+    func fillEnd(_ d: SteppedDaemon) -> Int {
+        (0..<200).last { d.screen[$0, 65] & 0xFFFFFF == 0xFF0000 }.map { $0 + 1 } ?? 0
+    }
+
+    @Test func aBarSetOverTheSocketSlidesToItsValue() throws {
+        let d = try SteppedDaemon(layouts: ["splash": ContentCommandTests.splash], start: "splash")
+        d.step(to: 101)
+        let client = try d.connect()
+        #expect(d.request(client, #"{"command": "update", "progress": 0.95}"#)?["ok"] == .bool(true))
+        d.step(to: d.clock.now + 0.25)
+        #expect((60...140).contains(fillEnd(d)), "half way through the slide: \(fillEnd(d))")
+        d.step(to: d.clock.now + 4)
+        #expect(fillEnd(d) == 190)
+    }
+
+    @Test func plymouthsSystemUpdateProgressSlidesToItsValue() throws {
+        let name = "/skeletond-test-\(UUID().uuidString.prefix(8))"
+        let d = try SteppedDaemon(layouts: ["splash": ContentCommandTests.splash], start: "splash",
+                                  settings: #"{"plymouth": {"listen": true, "socket": "\#(name)"}}"#)
+        d.step(to: 101)
+        let client = try TestClient(path: "@" + name)
+        client.send(PlymouthRequest(command: .systemUpdate, argument: Array("95".utf8) + [0]).bytes)
+        d.step(to: d.clock.now)
+        #expect(client.readBytes(1, seconds: 0) == PlymouthReply.ack.bytes)
+        d.step(to: d.clock.now + 4)
+        #expect(fillEnd(d) == 190)
+    }
+
+    @Test func psplashsProgressSlidesToItsValue() throws {
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("psplash-\(UUID().uuidString.prefix(8))").path
+        let d = try SteppedDaemon(layouts: ["splash": ContentCommandTests.splash], start: "splash", settings: #"{"psplash": {"fifo": "\#(fifo)"}}"#)
+        defer { d.shutdown() }
+        d.step(to: 101)
+        let writer = try #require(FileHandle(forWritingAtPath: fifo))
+        writer.write(Data("PROGRESS 95\0".utf8))
+        d.step(to: d.clock.now + 4)
+        #expect(fillEnd(d) == 190)
+        try? writer.close()
+    }
+
+    @Test func anIndeterminateBarMovesAtTheFrameRate() throws {
+        let layout = ContentCommandTests.splash.replacingOccurrences(of: #""value": 0,"#, with: #""value": "indeterminate","#)
+        let d = try SteppedDaemon(layouts: ["splash": layout], start: "splash", settings: #"{"display": {"maxFps": 30}}"#)
+        d.step(to: 101)
+        let before = d.daemon.pacer.framesDrawn
+        var ends: Set<Int> = []
+        for tenth in 1...10 {
+            d.step(to: 101 + Double(tenth) / 10)
+            ends.insert(fillEnd(d))
+        }
+        #expect((29...31).contains(d.daemon.pacer.framesDrawn - before), "frames in one second: \(d.daemon.pacer.framesDrawn - before)")
+        #expect(ends.count >= 8, "the segment crosses the bar: \(ends.sorted())")
+    }
+}

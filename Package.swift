@@ -35,20 +35,23 @@ let package = Package(
         .target(name: "CSkeletonDRM", dependencies: ["CLibDRM"]),
         .target(name: "SkeletonDisplay", dependencies: ["SkeletonRender", "SkeletonSystem", "CSkeletonPNG", "CLibDRM", "CSkeletonDRM"]),
         .target(name: "SkeletonBoot", dependencies: ["SkeletonSystem", "SkeletonLayout", "SkeletonRender", "SkeletonDisplay"]),
-        .target(name: "SkeletonTools", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "SkeletonSystem", "SkeletonContent"]),
+        .target(name: "SkeletonTools", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "SkeletonSystem", "SkeletonContent",
+                                                     "SkeletonBoot", "SkeletonSettings"]),
         .target(name: "SkeletonProtocol", dependencies: ["SkeletonLayout"]),
         .target(name: "SkeletonCLI", dependencies: [
             "SkeletonLayout", "SkeletonProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .target(name: "SkeletonContent", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonPicture", "SkeletonText"]),
+        .target(name: "SkeletonSettings", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonProtocol", "SkeletonSystem", "SkeletonBoot"]),
         .target(name: "SkeletonDaemon",
                 dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "SkeletonProtocol", "SkeletonSystem", "SkeletonBoot",
-                               "SkeletonContent"]),
+                               "SkeletonContent", "SkeletonSettings"]),
         .executableTarget(
             name: "skeletond",
             dependencies: [
                 "SkeletonTools",
                 "SkeletonDaemon",
+                "SkeletonSettings",
                 "SkeletonBoot",
                 "SkeletonSystem",
                 "SkeletonCLI",
@@ -68,7 +71,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SkeletonDaemonTests",
-                    dependencies: ["SkeletonDaemon", "SkeletonBoot", "SkeletonProtocol", "SkeletonDisplay", "SkeletonSystem"]),
+                    dependencies: ["SkeletonDaemon", "SkeletonSettings", "SkeletonBoot", "SkeletonProtocol", "SkeletonDisplay",
+                                   "SkeletonSystem", "SkeletonTools"]),
         .testTarget(name: "SkeletonBootTests", dependencies: ["SkeletonBoot", "SkeletonDisplay", "SkeletonLayout", "SkeletonRender"]),
         .testTarget(name: "SkeletonLayoutTests", dependencies: ["SkeletonLayout"]),
         .testTarget(name: "SkeletonRenderTests", dependencies: ["SkeletonRender", "SkeletonDisplay", "SkeletonContent"]),
@@ -90,7 +94,7 @@ if Context.environment["SKELETOND_FUZZ"] != nil {
     package.targets += [
         fuzzer("FuzzLayout", ["SkeletonLayout", "SkeletonRender"]),
         fuzzer("FuzzProtocol", ["SkeletonLayout", "SkeletonProtocol"]),
-        fuzzer("FuzzSettings", ["SkeletonDaemon"]),
+        fuzzer("FuzzSettings", ["SkeletonSettings"]),
         fuzzer("FuzzBoot", ["SkeletonBoot", "SkeletonDisplay", "SkeletonLayout", "SkeletonRender", "CLibDRM"]),
         fuzzer("FuzzPNG", ["SkeletonDisplay", "SkeletonRender"]),
     ]

@@ -1,3 +1,4 @@
+import SkeletonSettings
 import SkeletonLayout
 import SkeletonProtocol
 import SkeletonSystem

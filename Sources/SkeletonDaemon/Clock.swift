@@ -1,3 +1,4 @@
+import SkeletonSettings
 import SkeletonSystem
 /// Monotonic time in seconds. The daemon reads it; tests step a manual one.
 public protocol MonotonicClock: AnyObject, Sendable {

@@ -1,3 +1,4 @@
+import SkeletonSettings
 import SkeletonSystem
 /// The listening control socket: created with its mode and group (replacing a stale file from a
 /// crash, refusing a live one), or inherited through systemd socket activation.

@@ -1,3 +1,4 @@
+import SkeletonSettings
 import SkeletonBoot
 import SkeletonSystem
 

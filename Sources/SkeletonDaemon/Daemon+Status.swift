@@ -1,3 +1,4 @@
+import SkeletonSettings
 import SkeletonDisplay
 import SkeletonLayout
 import SkeletonProtocol

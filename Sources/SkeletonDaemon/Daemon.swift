@@ -1,3 +1,4 @@
+import SkeletonSettings
 import SkeletonContent
 import SkeletonBoot
 import SkeletonDisplay

@@ -1,3 +1,4 @@
+import SkeletonSettings
 import SkeletonSystem
 
 /// What woke the loop.

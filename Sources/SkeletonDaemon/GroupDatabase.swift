@@ -1,3 +1,4 @@
+import SkeletonSettings
 import SkeletonSystem
 /// Group and user look-ups read straight from /etc/group and /etc/passwd: a static binary has
 /// no NSS modules, and an initramfs may have neither file (numeric ids still work).

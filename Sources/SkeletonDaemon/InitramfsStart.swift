@@ -1,3 +1,4 @@
+import SkeletonSettings
 import SkeletonSystem
 
 /// A daemon started from the initramfs (`SKELETOND_INITRAMFS=1`, set by the initramfs-tools

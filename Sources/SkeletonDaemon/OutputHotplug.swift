@@ -1,3 +1,4 @@
+import SkeletonSettings
 import SkeletonSystem
 
 /// Monitors coming and going on the open DRM display: the kernel's uevents for its card, read

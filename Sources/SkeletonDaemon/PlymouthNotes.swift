@@ -1,3 +1,4 @@
+import SkeletonSettings
 import SkeletonLayout
 
 /// What Plymouth's clients told the splash and a splash keeps: the boot mode, the status line,

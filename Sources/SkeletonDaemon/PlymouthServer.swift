@@ -1,3 +1,4 @@
+import SkeletonSettings
 import SkeletonProtocol
 import SkeletonSystem
 
@@ -18,7 +19,6 @@ final class PlymouthServer {
     /// Carries out one request and says what to answer.
     var execute: (PlymouthRequest) -> PlymouthReply = { _ in .nak }
 
-    static let defaultName = "/org/freedesktop/plymouthd"
     static let maximumConnections = 64
     private static let unreadLimit = 4096
 

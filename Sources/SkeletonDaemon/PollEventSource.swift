@@ -1,3 +1,4 @@
+import SkeletonSettings
 import SkeletonSystem
 /// The real loop: poll(2) over the watched descriptors, a signalfd for SIGTERM, SIGINT and
 /// SIGHUP, and a CLOCK_MONOTONIC timerfd armed at the deadline (the `SystemClock`'s time base).

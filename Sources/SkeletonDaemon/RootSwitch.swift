@@ -1,3 +1,4 @@
+import SkeletonSettings
 import SkeletonSystem
 
 /// How the daemon started in the initramfs follows the switch to the real root (`new-root`):

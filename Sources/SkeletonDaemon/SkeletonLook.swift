@@ -1,3 +1,4 @@
+import SkeletonSettings
 import SkeletonLayout
 
 /// What is shown: a layout and the command overrides on top of it.

@@ -1,3 +1,4 @@
+import SkeletonSettings
 import SkeletonSystem
 
 /// The loop of a test: it never sleeps. Each wait polls the watched descriptors without

@@ -1,3 +1,4 @@
+import SkeletonSettings
 import SkeletonSystem
 /// sd_notify(3)'s protocol, spoken directly: one datagram to $NOTIFY_SOCKET.
 struct SystemdNotifier {

@@ -6,6 +6,9 @@ public struct PlymouthRequest: Equatable, Sendable {
     /// The argument's bytes up to its NUL; nil when the request has none.
     public var argument: [UInt8]?
 
+    /// plymouthd's abstract socket (`PLY_BOOT_PROTOCOL_TRIMMED_ABSTRACT_SOCKET_PATH`).
+    public static let socketName = "/org/freedesktop/plymouthd"
+
     public init(command: Command, argument: [UInt8]? = nil) {
         self.command = command
         self.argument = argument

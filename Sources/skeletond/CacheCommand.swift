@@ -1,6 +1,7 @@
 import ArgumentParser
 import SkeletonBoot
 import SkeletonDaemon
+import SkeletonSettings
 import SkeletonDisplay
 import SkeletonLayout
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import SkeletonCLI
 import SkeletonDaemon
+import SkeletonSettings
 import SkeletonLayout
 
 struct RunCommand: ParsableCommand {

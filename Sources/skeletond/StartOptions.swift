@@ -1,5 +1,6 @@
 import ArgumentParser
 import SkeletonDaemon
+import SkeletonSettings
 
 /// What `run` and `cache` share: where the settings, the layouts and the frame cache are, and
 /// which layout is shown at start.

@@ -1,4 +1,5 @@
 import SkeletonDaemon
+import SkeletonSettings
 
 /// Writes lines to standard error, unbuffered.
 func printError(_ lines: [String]) {

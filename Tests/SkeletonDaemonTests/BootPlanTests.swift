@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 import SkeletonBoot
 @testable import SkeletonDaemon
+@testable import SkeletonSettings
 import SkeletonLayout
 import Testing
 
@@ -123,7 +124,7 @@ struct BootPlanTests {
             guard case .failure(let error) = BootRecord.preparePlan(settings: host, settingsPath: settingsFile, runArguments: run, sizes: sizes) else {
                 return nil
             }
-            return error.message
+            return error.description
         }
         let cache = ["--frame-cache", "/var/cache/skeletond"]
         #expect(problem(["run", "--layout", "solid"] + cache) == nil)

@@ -1,4 +1,5 @@
 import SkeletonDaemon
+import SkeletonSettings
 import SkeletonDisplay
 import SkeletonLayout
 import SkeletonRender

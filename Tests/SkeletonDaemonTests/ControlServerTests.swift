@@ -1,5 +1,6 @@
 import Foundation
 @testable import SkeletonDaemon
+@testable import SkeletonSettings
 import SkeletonLayout
 import Testing
 

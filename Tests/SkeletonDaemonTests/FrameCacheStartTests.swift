@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 import SkeletonBoot
 import SkeletonDaemon
+import SkeletonSettings
 import SkeletonSystem
 import SkeletonDisplay
 import SkeletonLayout

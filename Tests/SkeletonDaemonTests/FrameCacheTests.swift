@@ -4,6 +4,8 @@ import FoundationEssentials
 import Foundation
 import SkeletonBoot
 import SkeletonDaemon
+import SkeletonTools
+import SkeletonSettings
 import SkeletonDisplay
 import SkeletonLayout
 import SkeletonRender

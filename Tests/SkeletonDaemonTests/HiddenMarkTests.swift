@@ -1,6 +1,7 @@
 import Foundation
 import SkeletonBoot
 @testable import SkeletonDaemon
+@testable import SkeletonSettings
 import Testing
 
 /// The hidden mark belongs to one socket and one boot.

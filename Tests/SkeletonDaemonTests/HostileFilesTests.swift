@@ -1,6 +1,7 @@
 import Foundation
 import SkeletonBoot
 import SkeletonDaemon
+import SkeletonSettings
 import SkeletonLayout
 import Testing
 

@@ -3,6 +3,7 @@ import FoundationEssentials
 #endif
 import Foundation
 import SkeletonDaemon
+import SkeletonSettings
 import SkeletonLayout
 import Testing
 

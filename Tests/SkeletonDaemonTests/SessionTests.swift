@@ -1,4 +1,5 @@
 import SkeletonDaemon
+import SkeletonSettings
 import SkeletonLayout
 import Testing
 

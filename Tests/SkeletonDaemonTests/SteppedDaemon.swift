@@ -1,5 +1,6 @@
 import Foundation
 @testable import SkeletonDaemon
+@testable import SkeletonSettings
 import SkeletonSystem
 import SkeletonDisplay
 import SkeletonLayout

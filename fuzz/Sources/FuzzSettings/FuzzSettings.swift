@@ -1,4 +1,4 @@
-import SkeletonDaemon
+import SkeletonSettings
 
 /// The daemon's settings file through its parser, and what the daemon derives from it first.
 @_cdecl("LLVMFuzzerTestOneInput")

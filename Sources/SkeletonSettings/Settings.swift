@@ -1,5 +1,6 @@
 import SkeletonBoot
 import SkeletonLayout
+import SkeletonProtocol
 import SkeletonRender
 import SkeletonSystem
 
@@ -159,7 +160,7 @@ public struct Settings: Sendable, Equatable {
             }
             if let m = top.member("plymouth"), var o = r.object(m.value, m.path) {
                 var listen = false
-                var name = PlymouthServer.defaultName
+                var name = PlymouthRequest.socketName
                 if let v = o.member("listen"), let b = r.bool(v.value, v.path) { listen = b }
                 if let v = o.member("socket"), let text = r.string(v.value, v.path) {
                     if text.hasPrefix("/") && text.utf8.count < 100 { name = text }

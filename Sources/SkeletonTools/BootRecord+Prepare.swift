@@ -1,3 +1,4 @@
+import SkeletonSettings
 import SkeletonBoot
 import SkeletonLayout
 import SkeletonSystem
@@ -9,37 +10,37 @@ extension BootRecord {
     /// when it is missing), with the paths that start will use. `settings` are the cache
     /// command's (its flags on that file), which found the frames. Returns the plan's path, or
     /// why there is none.
-    public static func preparePlan(settings: Settings, settingsPath: String, runArguments: [String], sizes: [Size]) -> Result<String, DaemonError> {
+    public static func preparePlan(settings: Settings, settingsPath: String, runArguments: [String], sizes: [Size]) -> Result<String, ToolError> {
         var settingsFile: [UInt8]?
         if SystemCalls.fileExists(settingsPath) {
-            guard let bytes = SystemCalls.readFile(settingsPath) else { return .failure(DaemonError("cannot read \(settingsPath)")) }
+            guard let bytes = SystemCalls.readFile(settingsPath) else { return .failure(ToolError("cannot read \(settingsPath)")) }
             settingsFile = bytes
         }
         let commandLine = runArguments.joined(separator: " ")
         guard let flags = RunFlags(bootArguments: runArguments), flags.problem == nil else {
-            return .failure(DaemonError("`\(commandLine)` is not a command line the daemon starts from directly (run, then --name value flags)"))
+            return .failure(ToolError("`\(commandLine)` is not a command line the daemon starts from directly (run, then --name value flags)"))
         }
         var target = Settings()
         if let settingsFile {
             switch Settings.parse(settingsFile, file: flags.configPath) {
             case .success(let s): target = s
-            case .failure(let e): return .failure(DaemonError(e.lines.joined(separator: "; ")))
+            case .failure(let e): return .failure(ToolError(e.lines.joined(separator: "; ")))
             }
         }
         flags.apply(to: &target)
-        guard target.backend != .memory else { return .failure(DaemonError("`\(commandLine)` does not use DRM")) }
+        guard target.backend != .memory else { return .failure(ToolError("`\(commandLine)` does not use DRM")) }
         guard let start = settings.startLayout, target.startLayout == start else {
-            return .failure(DaemonError("`\(commandLine)` starts with layout \(target.startLayout ?? "none"), this cache command with \(settings.startLayout ?? "none")"))
+            return .failure(ToolError("`\(commandLine)` starts with layout \(target.startLayout ?? "none"), this cache command with \(settings.startLayout ?? "none")"))
         }
-        guard target.frameCacheDirectory != nil else { return .failure(DaemonError("`\(commandLine)` has the frame cache off")) }
+        guard target.frameCacheDirectory != nil else { return .failure(ToolError("`\(commandLine)` has the frame cache off")) }
         guard let location = BootRecord.location(runArguments: runArguments, settings: settingsFile),
               let hostDirectory = settings.frameCacheDirectory,
               let targetCache = FrameCache(directory: target.frameCacheDirectory), targetCache.directory == location.directory else {
-            return .failure(DaemonError("`\(commandLine)` keeps its frame cache elsewhere than where it looks for its boot record "
+            return .failure(ToolError("`\(commandLine)` keeps its frame cache elsewhere than where it looks for its boot record "
                                         + "(--frame-cache, else \(Settings.defaultFrameCacheDirectory))"))
         }
         guard let source = LayoutStore(directory: settings.layoutsDirectory).source(of: start) else {
-            return .failure(DaemonError("start layout \"\(start)\": cannot read it"))
+            return .failure(ToolError("start layout \"\(start)\": cannot read it"))
         }
         let choices = target.bootChoices
         let plan = BootRecord(hiddenMarkPath: choices.hiddenMarkPath,
@@ -50,7 +51,7 @@ extension BootRecord {
         let name = location.path.split(separator: "/").last.map(String.init) ?? ""
         let here = BootRecord.Location(directory: hostDirectory, path: hostDirectory + "/" + name)
         do { try plan.write(to: here) } catch {
-            return .failure(DaemonError("cannot write \(here.path): \(error)"))
+            return .failure(ToolError("cannot write \(here.path): \(error)"))
         }
         return .success(here.path)
     }

@@ -33,7 +33,7 @@ let package = Package(
                 linkerSettings: staticBuild ? ["png16", "z", "brotlidec", "brotlicommon", "m"].map { .linkedLibrary($0) } : []),
         .systemLibrary(name: "CLibDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .target(name: "CSkeletonDRM", dependencies: ["CLibDRM"]),
-        .target(name: "SkeletonDisplay", dependencies: ["SkeletonRender", "SkeletonSystem", "CSkeletonPNG", "CLibDRM", "CSkeletonDRM"]),
+        .target(name: "SkeletonDisplay", dependencies: ["SkeletonRender", "SkeletonSystem", "SkeletonPicture", "CLibDRM", "CSkeletonDRM"]),
         .target(name: "SkeletonBoot", dependencies: ["SkeletonSystem", "SkeletonLayout", "SkeletonRender", "SkeletonDisplay"]),
         .target(name: "SkeletonTools", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "SkeletonSystem", "SkeletonContent",
                                                      "SkeletonBoot", "SkeletonSettings"]),
@@ -71,16 +71,16 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SkeletonDaemonTests",
-                    dependencies: ["SkeletonDaemon", "SkeletonSettings", "SkeletonBoot", "SkeletonProtocol", "SkeletonDisplay",
+                    dependencies: ["SkeletonDaemon", "SkeletonSettings", "SkeletonBoot", "SkeletonProtocol", "SkeletonDisplay", "SkeletonPicture",
                                    "SkeletonSystem", "SkeletonTools"]),
         .testTarget(name: "SkeletonBootTests", dependencies: ["SkeletonBoot", "SkeletonDisplay", "SkeletonLayout", "SkeletonRender"]),
         .testTarget(name: "SkeletonLayoutTests", dependencies: ["SkeletonLayout"]),
-        .testTarget(name: "SkeletonRenderTests", dependencies: ["SkeletonRender", "SkeletonDisplay", "SkeletonContent"]),
-        .testTarget(name: "SkeletonToolTests", dependencies: ["SkeletonTools"]),
+        .testTarget(name: "SkeletonRenderTests", dependencies: ["SkeletonRender", "SkeletonDisplay", "SkeletonContent", "SkeletonPicture"]),
+        .testTarget(name: "SkeletonToolTests", dependencies: ["SkeletonTools", "SkeletonPicture"]),
         .testTarget(name: "SkeletonProtocolTests", dependencies: ["SkeletonProtocol", "SkeletonCLI"]),
         .testTarget(name: "SkeletonPictureTests", dependencies: ["SkeletonPicture", "SkeletonLayout", "SkeletonRender", "SkeletonDisplay"]),
-        .testTarget(name: "SkeletonTextTests", dependencies: ["SkeletonText", "SkeletonRender", "SkeletonLayout", "SkeletonDisplay"]),
-        .testTarget(name: "SkeletonDisplayTests", dependencies: ["SkeletonDisplay", "SkeletonSystem", "SkeletonLayout", "SkeletonRender"]),
+        .testTarget(name: "SkeletonTextTests", dependencies: ["SkeletonText", "SkeletonRender", "SkeletonLayout", "SkeletonPicture"]),
+        .testTarget(name: "SkeletonDisplayTests", dependencies: ["SkeletonDisplay", "SkeletonSystem", "SkeletonLayout", "SkeletonRender", "SkeletonPicture"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -96,6 +96,6 @@ if Context.environment["SKELETOND_FUZZ"] != nil {
         fuzzer("FuzzProtocol", ["SkeletonLayout", "SkeletonProtocol"]),
         fuzzer("FuzzSettings", ["SkeletonSettings"]),
         fuzzer("FuzzBoot", ["SkeletonBoot", "SkeletonDisplay", "SkeletonLayout", "SkeletonRender", "CLibDRM"]),
-        fuzzer("FuzzPNG", ["SkeletonDisplay", "SkeletonRender"]),
+        fuzzer("FuzzPNG", ["SkeletonPicture", "SkeletonRender"]),
     ]
 }

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import SkeletonPicture
 import SkeletonSystem
 import SkeletonLayout
 import SkeletonRender

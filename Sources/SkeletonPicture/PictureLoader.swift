@@ -89,9 +89,11 @@ public final class PictureLoader {
         let bytes: [UInt8]
         do { bytes = try Self.readFile(path, maxPixels: maxPixels) } catch { return .failure(error) }
         decodeCount += 1
-        return PNGPictureDecoder.decode(bytes, maxPixels: maxPixels)
-            .map { Picture(pixels: $0) }
-            .mapError { PictureError(file: path, reason: $0.reason) }
+        do {
+            return .success(Picture(pixels: try PNGDecoder.decode(bytes, as: .premultipliedARGB, maxPixels: maxPixels)))
+        } catch {
+            return .failure(PictureError(file: path, reason: error.reason))
+        }
     }
 
     /// A whole picture file, through SkeletonSystem's size-bounded read: at most 4 bytes per

@@ -220,9 +220,9 @@ package enum SystemCalls {
         _ = try retryingOnInterrupt("FBIOPAN_DISPLAY") { sk_fb_pan(fd.rawValue, 0, UInt32(y)) }
     }
 
-    /// mmap(2) of `length` bytes of a device, shared, for reading and writing.
-    package static func mapShared(_ fd: FileDescriptor, length: Int) throws(Errno) -> UnsafeMutableRawPointer {
-        let pointer = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd.rawValue, 0)
+    /// mmap(2) of `length` bytes of a device from `offset`, shared, for reading and writing.
+    package static func mapShared(_ fd: FileDescriptor, length: Int, offset: UInt64 = 0) throws(Errno) -> UnsafeMutableRawPointer {
+        let pointer = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd.rawValue, off_t(offset))
         guard let pointer, pointer != MAP_FAILED else { throw Errno.current("mmap") }
         return pointer
     }
@@ -425,12 +425,6 @@ package enum SystemCalls {
         }
         let fd = try retryingOnInterrupt("open \(path)") { open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) }
         return FileDescriptor(rawValue: fd)
-    }
-
-    /// Creates an empty file (or leaves an existing one).
-    package static func createFile(_ path: String) throws(Errno) {
-        let fd = try retryingOnInterrupt("open \(path)") { open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644) }
-        Glibc.close(fd)
     }
 
     /// Creates or truncates `path` (mode 0600) and writes `bytes`.

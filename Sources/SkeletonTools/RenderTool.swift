@@ -1,3 +1,4 @@
+import SkeletonPicture
 import SkeletonContent
 import SkeletonDisplay
 import SkeletonLayout

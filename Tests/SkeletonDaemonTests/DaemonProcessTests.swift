@@ -1,6 +1,7 @@
 import CSkeletonSystem
 import Foundation
 import SkeletonDisplay
+import SkeletonPicture
 import SkeletonLayout
 import SkeletonRender
 import Testing

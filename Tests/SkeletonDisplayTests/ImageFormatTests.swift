@@ -1,3 +1,4 @@
+import SkeletonPicture
 import SkeletonDisplay
 import SkeletonRender
 import Testing

@@ -1,3 +1,4 @@
+import SkeletonPicture
 import Foundation
 import SkeletonDisplay
 import SkeletonLayout

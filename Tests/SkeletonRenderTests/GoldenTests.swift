@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import SkeletonPicture
 import SkeletonContent
 import Testing
 import SkeletonDisplay

@@ -1,3 +1,4 @@
+import SkeletonPicture
 import Testing
 import SkeletonDisplay
 import SkeletonRender
@@ -105,7 +106,7 @@ struct PNGDecoderTests {
     }
 
     @Test func notAPNG() {
-        #expect(Self.reason(Array("not a png at all".utf8)) == "no PNG signature")
-        #expect(Self.reason([]) == "no PNG signature")
+        #expect(Self.reason(Array("not a png at all".utf8)) == "not a PNG (no PNG signature)")
+        #expect(Self.reason([]) == "not a PNG (no PNG signature)")
     }
 }

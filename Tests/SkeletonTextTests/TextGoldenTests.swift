@@ -3,8 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import SkeletonPicture
 import Testing
-import SkeletonDisplay
 import SkeletonLayout
 import SkeletonRender
 import SkeletonText

@@ -1,6 +1,7 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #endif
+import SkeletonPicture
 import Foundation
 import Testing
 import SkeletonDisplay

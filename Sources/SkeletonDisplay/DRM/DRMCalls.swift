@@ -98,18 +98,18 @@ enum DRMCalls {
         return id
     }
 
-    /// drmModeMapDumbBuffer, then mmap(2) shared and writable.
+    /// drmModeMapDumbBuffer, then SkeletonSystem's mmap(2), shared and writable.
     static func map(_ fd: FileDescriptor, handle: UInt32, size: UInt64, device: String, connector: String)
         throws(DisplayError) -> UnsafeMutableRawPointer {
         var offset: UInt64 = 0
         let r = drmModeMapDumbBuffer(fd.rawValue, handle, &offset)
         if r != 0 { throw fail(device, connector, "drmModeMapDumbBuffer", errorCode(r)) }
-        let p = mmap(nil, Int(size), PROT_READ | PROT_WRITE, MAP_SHARED, fd.rawValue, off_t(offset))
-        guard let p, p != MAP_FAILED else { throw fail(device, connector, "mmap", errno) }
-        return p
+        do { return try SystemCalls.mapShared(fd, length: Int(size), offset: offset) } catch {
+            throw fail(device, connector, "mmap", error.rawValue)
+        }
     }
 
-    static func unmap(_ pointer: UnsafeMutableRawPointer, size: UInt64) { munmap(pointer, Int(size)) }
+    static func unmap(_ pointer: UnsafeMutableRawPointer, size: UInt64) { SystemCalls.unmap(pointer, length: Int(size)) }
     static func removeFramebuffer(_ fd: FileDescriptor, _ id: UInt32) { _ = drmModeRmFB(fd.rawValue, id) }
     static func destroyDumb(_ fd: FileDescriptor, _ handle: UInt32) { _ = drmModeDestroyDumbBuffer(fd.rawValue, handle) }
 

@@ -1,4 +1,4 @@
-import SkeletonDisplay
+import SkeletonPicture
 import SkeletonRender
 
 /// A file through the PNG decoder; a picture it returns is read whole.

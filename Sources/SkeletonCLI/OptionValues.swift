@@ -40,11 +40,10 @@ public enum OptionValues {
             id = String(text[..<equals])
             valueText = text[text.index(after: equals)...]
         }
-        if valueText == "indeterminate" { return ContentEntry(id: id, value: .indeterminate) }
-        guard let number = Double(valueText), number >= 0, number <= 1 else {
-            throw ValidationError("expected a progress value from 0 to 1 or indeterminate, found \"\(valueText)\"")
+        switch ProgressValue.parse(String(valueText)) {
+        case .success(let value): return ContentEntry(id: id, value: value)
+        case .failure(let error): throw ValidationError("\(error) (\"\(valueText)\")")
         }
-        return ContentEntry(id: id, value: .fraction(number))
     }
 
     /// `none` or `crossDissolve[:SECONDS]`, SECONDS as the protocol allows them.
@@ -53,20 +52,15 @@ public enum OptionValues {
         let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts[0] == "crossDissolve" else { throw ValidationError("expected none or crossDissolve[:SECONDS]") }
         guard parts.count == 2 else { return .default }
-        guard let seconds = Double(parts[1]) else {
-            throw ValidationError("crossDissolve:SECONDS needs a number of seconds, not \"\(parts[1])\"")
-        }
-        let transition = TransitionSpec.crossDissolve(duration: seconds)
-        if let problem = refusal(of: Request(command: .hide(HideRequest(transition: transition)))) {
-            throw ValidationError(problem)
-        }
-        return transition
+        return .crossDissolve(duration: try value(WireNumber.transitionDuration, String(parts[1]), of: "crossDissolve:SECONDS"))
     }
 
-    /// Why the daemon would refuse the request, read back by the decoder it uses; nil if it would not.
-    static func refusal(of request: Request) -> String? {
-        guard case .failure(let failure) = RequestDecoder.decode(line: RequestEncoder.line(request).dropLast()) else { return nil }
-        return failure.error.message
+    /// A number option in the range the layout and the protocol give it.
+    @Sendable public static func value(_ number: WireNumber, _ text: String, of option: String) throws -> Double {
+        switch number.parse(text) {
+        case .success(let value): return value
+        case .failure(let error): throw ValidationError("\(option): \(error)")
+        }
     }
 
     private static func splitColors(_ text: String) -> [String] {

@@ -14,7 +14,8 @@ public struct PresentationOptions: ParsableArguments {
     @Option(help: "Sliding direction: leftRight, rightLeft, topBottom, bottomTop, topLeftBottomRight, bottomRightTopLeft.")
     public var direction: SlideDirection?
 
-    @Option(help: "Seconds per sweep (or per pulse half-cycle), more than 0, at most 600.")
+    @Option(help: "Seconds per sweep (or per pulse half-cycle), more than 0, at most 600.",
+            transform: { try OptionValues.value(.animationDuration, $0, of: "--duration") })
     public var duration: Double?
 
     @Option(help: "Easing of each sweep or pulse: linear, easeIn, easeOut or easeInOut.")
@@ -23,13 +24,13 @@ public struct PresentationOptions: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: "Run back after each sweep or pulse, or not.")
     public var autoreverse: Bool?
 
-    @Option(help: "Seconds of rest between sweeps, 0 to 600.")
+    @Option(help: "Seconds of rest between sweeps, 0 to 600.", transform: { try OptionValues.value(.animationPause, $0, of: "--pause") })
     public var pause: Double?
 
     @Option(help: "Measure the band in each shape (shape) or across the screen (screen).")
     public var space: SweepSpace?
 
-    @Option(help: "Extra seconds of delay per shape, 0 to 60.")
+    @Option(help: "Extra seconds of delay per shape, 0 to 60.", transform: { try OptionValues.value(.animationStagger, $0, of: "--stagger") })
     public var stagger: Double?
 
     @Option(help: "Skeleton colour: a flat colour name, #RRGGBB, #RRGGBBAA, rgb() or rgba().", transform: OptionValues.color)
@@ -51,12 +52,5 @@ public struct PresentationOptions: ParsableArguments {
         PresentationOverrides(style: style, animated: animated, direction: direction, duration: duration, timing: timing,
                               autoreverse: autoreverse, pause: pause, space: space, stagger: stagger,
                               reducedMotion: reducedMotion, tint: tint, gradient: gradient, scheme: scheme)
-    }
-
-    /// Ranges as the daemon checks them: the overrides go through the request decoder.
-    public func validate() throws {
-        if let problem = OptionValues.refusal(of: Request(command: .update(UpdateRequest(overrides: overrides)))) {
-            throw ValidationError(problem)
-        }
     }
 }

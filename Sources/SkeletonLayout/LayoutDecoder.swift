@@ -87,14 +87,12 @@ public struct LayoutDecoder {
         var result = base
         guard var o = reader.object(value, path) else { return result }
         if let m = o.member("direction"), let v = reader.enumeration(m.value, m.path, SlideDirection.self) { result.direction = v }
-        if let m = o.member("duration"), let v = reader.number(m.value, m.path, in: 0...600, exclusiveMinimum: true) {
-            result.duration = v
-        }
+        if let m = o.member("duration"), let v = WireNumber.animationDuration.read(m.value, m.path, &reader) { result.duration = v }
         if let m = o.member("timing"), let v = reader.enumeration(m.value, m.path, TimingCurveName.self) { result.timing = v }
         if let m = o.member("autoreverse"), let v = reader.bool(m.value, m.path) { result.autoreverse = v }
-        if let m = o.member("pause"), let v = reader.number(m.value, m.path, in: 0...600) { result.pause = v }
+        if let m = o.member("pause"), let v = WireNumber.animationPause.read(m.value, m.path, &reader) { result.pause = v }
         if let m = o.member("space"), let v = reader.enumeration(m.value, m.path, SweepSpace.self) { result.space = v }
-        if let m = o.member("stagger"), let v = reader.number(m.value, m.path, in: 0...60) { result.stagger = v }
+        if let m = o.member("stagger"), let v = WireNumber.animationStagger.read(m.value, m.path, &reader) { result.stagger = v }
         reader.issues += o.unknownKeyIssues()
         return result
     }
@@ -102,7 +100,7 @@ public struct LayoutDecoder {
     public mutating func decodeTransition(_ value: JSONValue, _ path: JSONPath) -> TransitionSpec? {
         guard var o = reader.object(value, path) else { return nil }
         let kind = o.member("kind").flatMap { reader.string($0.value, $0.path).map { ($0, path.key("kind")) } }
-        let duration = o.member("duration").flatMap { reader.number($0.value, $0.path, in: 0...60) }
+        let duration = o.member("duration").flatMap { WireNumber.transitionDuration.read($0.value, $0.path, &reader) }
         reader.issues += o.unknownKeyIssues()
         guard let (name, kindPath) = kind else {
             if !o.has("kind") { reader.fail(path.key("kind"), "missing key \"kind\": expected \"none\" or \"crossDissolve\"") }
@@ -241,11 +239,7 @@ public struct LayoutDecoder {
         if let m = o.member("trackColor"), let v = reader.color(m.value, m.path) { spec.trackColor = v }
         if let m = o.member("fillColor"), let v = reader.color(m.value, m.path) { spec.fillColor = v }
         if let m = o.member("direction"), let v = reader.enumeration(m.value, m.path, LayoutDirection.self) { spec.direction = v }
-        if let m = o.member("value") {
-            if case .string("indeterminate") = m.value { spec.value = .indeterminate }
-            else if case .string = m.value { reader.fail(m.path, "expected a number from 0 to 1 or \"indeterminate\", found \(m.value.typeDescription)") }
-            else if let v = reader.number(m.value, m.path, in: 0...1) { spec.value = .fraction(v) }
-        }
+        if let m = o.member("value"), let v = ProgressValue.read(m.value, m.path, &reader) { spec.value = v }
         if let m = o.member("valueAnimation"), let v = reader.number(m.value, m.path, in: 0...10) { spec.valueAnimation = v }
         if let m = o.member("indeterminatePeriod"), let v = reader.number(m.value, m.path, in: 0...60, exclusiveMinimum: true) {
             spec.indeterminatePeriod = v

@@ -35,7 +35,7 @@ public enum RequestDecoder {
         case "show":
             var show = ShowRequest()
             show.layout = layoutName(&object, &reader)
-            if let m = object.member("delay"), let v = reader.number(m.value, m.path, in: 0...3600) { show.delay = v }
+            if let m = object.member("delay"), let v = WireNumber.showDelay.read(m.value, m.path, &reader) { show.delay = v }
             show.transition = transition(&object, &reader)
             show.overrides = overrides(&object, &reader)
             if let m = object.member("reset"), let v = reader.bool(m.value, m.path) { show.reset = v }
@@ -51,7 +51,7 @@ public enum RequestDecoder {
             update.output = outputName(&object, &reader, layout: update.layout)
             if let m = object.member("content") { update.content = content(m.value, m.path, &reader) }
             if let m = object.member("message"), let v = reader.string(m.value, m.path) { update.message = v }
-            if let m = object.member("progress") { update.progress = progressValue(m.value, m.path, &reader) }
+            if let m = object.member("progress") { update.progress = ProgressValue.read(m.value, m.path, &reader) }
             command = .update(update)
         case "hide":
             var hide = HideRequest()
@@ -148,7 +148,7 @@ public enum RequestDecoder {
             let entryPath = path.key(id)
             guard var entry = reader.object(members[id]!, entryPath) else { continue }
             let text = entry.member("text").flatMap { reader.string($0.value, $0.path) }
-            let number = entry.member("value").flatMap { progressValue($0.value, $0.path, &reader) }
+            let number = entry.member("value").flatMap { ProgressValue.read($0.value, $0.path, &reader) }
             reader.issues += entry.unknownKeyIssues()
             switch (text, number) {
             case (let text?, nil): result.texts[id] = text
@@ -158,16 +158,6 @@ public enum RequestDecoder {
             }
         }
         return result
-    }
-
-    /// A number from 0 to 1, or "indeterminate".
-    private static func progressValue(_ value: JSONValue, _ path: JSONPath, _ reader: inout ValueReader) -> ProgressValue? {
-        if case .string("indeterminate") = value { return .indeterminate }
-        if case .string = value {
-            reader.fail(path, "expected a number from 0 to 1 or \"indeterminate\", found \(value.typeDescription)")
-            return nil
-        }
-        return reader.number(value, path, in: 0...1).map { .fraction($0) }
     }
 
     private static func transition(_ object: inout ObjectReader, _ reader: inout ValueReader) -> TransitionSpec? {
@@ -188,12 +178,12 @@ public enum RequestDecoder {
         if let m = object.member("scheme") { o.scheme = reader.enumeration(m.value, m.path, ColorScheme.self) }
         if let m = object.member("animation"), var a = reader.object(m.value, m.path) {
             if let v = a.member("direction") { o.direction = reader.enumeration(v.value, v.path, SlideDirection.self) }
-            if let v = a.member("duration") { o.duration = reader.number(v.value, v.path, in: 0...600, exclusiveMinimum: true) }
+            if let v = a.member("duration") { o.duration = WireNumber.animationDuration.read(v.value, v.path, &reader) }
             if let v = a.member("timing") { o.timing = reader.enumeration(v.value, v.path, TimingCurveName.self) }
             if let v = a.member("autoreverse") { o.autoreverse = reader.bool(v.value, v.path) }
-            if let v = a.member("pause") { o.pause = reader.number(v.value, v.path, in: 0...600) }
+            if let v = a.member("pause") { o.pause = WireNumber.animationPause.read(v.value, v.path, &reader) }
             if let v = a.member("space") { o.space = reader.enumeration(v.value, v.path, SweepSpace.self) }
-            if let v = a.member("stagger") { o.stagger = reader.number(v.value, v.path, in: 0...60) }
+            if let v = a.member("stagger") { o.stagger = WireNumber.animationStagger.read(v.value, v.path, &reader) }
             reader.issues += a.unknownKeyIssues()
         }
         return o

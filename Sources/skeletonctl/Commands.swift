@@ -10,7 +10,8 @@ struct Show: ParsableCommand {
     @OptionGroup var presentation: PresentationOptions
     @Flag(help: "Drop the overrides earlier commands left in force: the layout's own look, these options on top.")
     var reset = false
-    @Option(help: "Seconds to wait before showing; a hide meanwhile cancels the show.") var delay: Double = 0
+    @Option(help: "Seconds to wait before showing, 0 to 3600; a hide meanwhile cancels the show.",
+            transform: { try OptionValues.value(.showDelay, $0, of: "--delay") }) var delay: Double = 0
     @Option(help: "none or crossDissolve[:SECONDS].", transform: OptionValues.transition) var transition: TransitionSpec?
     @Flag(help: "Return once the show transition has finished.") var wait = false
     @Option(help: "The connector (HDMI-A-2) whose layout LAYOUT sets; default: the main layout, on every output without one of its own.")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import SkeletonCLI
 import SkeletonLayout
+import SkeletonProtocol
 import Testing
 
 @Suite("Presentation options, shared by skeletond render and skeletonctl")
@@ -52,7 +53,7 @@ struct PresentationOptionsTests {
         #expect(try OptionValues.transition("none") == TransitionSpec.none)
         #expect(try OptionValues.transition("crossDissolve") == .default)
         #expect(try OptionValues.transition("crossDissolve:0.5") == .crossDissolve(duration: 0.5))
-        for (text, reason) in [("sideways", "expected none or crossDissolve[:SECONDS]"), ("crossDissolve:soon", "not \"soon\""),
+        for (text, reason) in [("sideways", "expected none or crossDissolve[:SECONDS]"), ("crossDissolve:soon", "expected a number, found \"soon\""),
                                ("crossDissolve:61", "61 is out of range: expected a number from 0 to 60"),
                                ("crossDissolve:-1", "-1 is out of range")] {
             #expect(throws: ValidationError.self, "\(text)") { try OptionValues.transition(text) }
@@ -60,5 +61,41 @@ struct PresentationOptionsTests {
                 #expect(error.message.contains(reason), "\(text): \(error.message)")
             } catch {}
         }
+    }
+}
+
+/// One codec per value: a layout, a request and an option refuse the same value in the same words.
+@Suite struct WireValueTests {
+    func requestRefusal(_ json: String) -> String? {
+        guard case .failure(let failure) = RequestDecoder.decode(line: Array(json.utf8)) else { return nil }
+        return failure.error.message
+    }
+
+    @Test func aProgressValueIsReadAlikeEverywhere() throws {
+        let words = "1.5 is out of range: expected a number from 0 to 1"
+        #expect(requestRefusal(#"{"command": "update", "progress": 1.5}"#)?.contains(words) == true)
+        #expect(requestRefusal(#"{"command": "update", "content": {"bar": {"value": 1.5}}}"#)?.contains(words) == true)
+        var reader = ValueReader()
+        #expect(ProgressValue.read(.number(1.5), .document, &reader) == nil)
+        #expect(reader.issues.first?.message == words)
+        do { _ = try OptionValues.progress("bar=1.5"); Issue.record("accepted") } catch let error as ValidationError {
+            #expect(error.message.contains(words), "\(error.message)")
+        }
+        #expect(try OptionValues.progress("indeterminate").value == .indeterminate)
+        #expect(try OptionValues.progress("bar=0.25").value == .fraction(0.25))
+        let word = "expected a number from 0 to 1 or \"indeterminate\""
+        #expect(requestRefusal(#"{"command": "update", "progress": "half"}"#)?.contains(word) == true)
+        #expect(throws: ValidationError.self) { try OptionValues.progress("half") }
+    }
+
+    @Test func animationRangesAreReadAlikeEverywhere() throws {
+        #expect(requestRefusal(#"{"command": "update", "animation": {"duration": 601}}"#)?.contains("601 is out of range: expected a number greater than 0, at most 600") == true)
+        do { _ = try PresentationOptions.parse(["--duration", "601"]); Issue.record("accepted") } catch {
+            #expect(PresentationOptions.message(for: error).contains("601 is out of range: expected a number greater than 0, at most 600"))
+        }
+        do { _ = try PresentationOptions.parse(["--stagger", "61"]); Issue.record("accepted") } catch {
+            #expect(PresentationOptions.message(for: error).contains("61 is out of range: expected a number from 0 to 60"))
+        }
+        #expect(try PresentationOptions.parse(["--pause", "600"]).pause == 600)
     }
 }

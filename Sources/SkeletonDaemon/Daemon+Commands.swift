@@ -6,117 +6,152 @@ import SkeletonRender
 
 /// The commands of the control protocol and the replies that wait for a transition.
 extension Daemon {
+    /// A command carried out: the reply, and the state it waits for when it waits for one.
+    struct Performed {
+        var reply: Reply
+        var awaiting: SessionState?
+    }
+
+    /// A request from the control socket: carried out, answered now or once its wait is over.
     func execute(_ request: Request, from client: ClientConnection) {
+        let done = perform(request.command, id: request.id, uid: client.uid)
+        if let until = done.awaiting {
+            waiters.append(Waiter(client: client, ticket: client.reserve(), id: request.id, until: until, afterFrame: pacer.framesDrawn))
+            resolveWaiters()
+        } else {
+            client.reply(done.reply)
+        }
+        // The daemon stops after this turn (quit, new-root handing back): the reply goes out first.
+        if !running { _ = client.writePending() }
+    }
+
+    /// A request of Plymouth's clients, through its adapter.
+    func answer(_ request: PlymouthRequest) -> PlymouthReply {
+        guard var adapter = plymouthAdapter else { return .nak }
+        let action = adapter.action(for: request)
+        plymouthAdapter = adapter
+        switch action {
+        case .answer(let reply): return reply
+        case .command(let command, let answer): return answer(perform(command, id: nil, uid: 0).reply)
+        }
+    }
+
+    /// A line of psplash's FIFO, through its adapter.
+    func carryOut(_ line: PsplashCommand) {
+        if line == .quit { logger.info("psplash: QUIT") }
+        _ = perform(PsplashAdapter.command(for: line), id: nil, uid: nil)
+    }
+
+    /// Carries out one command, whoever sent it (the control socket, Plymouth's and psplash's
+    /// adapters). `uid`: the sender's user, when known.
+    func perform(_ command: Command, id: JSONValue?, uid: UInt32?) -> Performed {
         let now = clock.now
-        let id = request.id
-        switch request.command {
+        func reply(_ fields: [String: JSONValue]) -> Performed { Performed(reply: .ok(id: id, fields)) }
+        func refuse(_ error: ProtocolError) -> Performed { Performed(reply: .error(id: id, error)) }
+        switch command {
         case .ping:
-            client.reply(.ok(id: id, ["pong": true]))
+            return reply(["pong": true])
         case .status:
-            client.reply(.ok(id: id, statusFields(now: now)))
+            return reply(statusReply(now: now).fields)
         case .tree:
-            guard let look = session.lookInForce else {
-                client.reply(.error(id: id, ProtocolError(.notShowing, "nothing is shown: show a layout first")))
-                return
-            }
-            client.reply(.ok(id: id, ["tree": treeJSON(look)]))
+            guard let look = session.lookInForce else { return refuse(ProtocolError(.notShowing, "nothing is shown: show a layout first")) }
+            return reply(["tree": treeJSON(look)])
         case .reload:
             let problems = reload()
-            if problems.isEmpty { client.reply(.ok(id: id, ["reloaded": true])) }
-            else { client.reply(.error(id: id, ProtocolError(.reloadFailed, problems.joined(separator: "; ") + " (the previous version stays in force)"))) }
+            if problems.isEmpty { return reply(["reloaded": true]) }
+            return refuse(ProtocolError(.reloadFailed, problems.joined(separator: "; ") + " (the previous version stays in force)"))
         case .quit:
-            client.reply(.ok(id: id, ["quitting": true]))
-            _ = client.writePending()
             running = false
+            return reply(["quitting": true])
         case .newRoot(let root):
-            client.reply(newRootReply(root, id: id, uid: client.uid))
-            if !running { _ = client.writePending() }
+            return Performed(reply: newRootReply(root, id: id, uid: uid))
+        case .deactivate:
+            if host.deactivate() { logger.info("deactivated; the display is let go until reactivate") }
+            return reply(["deactivated": true])
+        case .reactivate:
+            if host.reactivate() {
+                if session.state == .showing || session.state == .hiding { host.reacquire() }
+                needsDraw = true
+                logger.info("reactivated")
+            }
+            return reply(["deactivated": false])
         case .show(let show):
             var named: OutputLayouts.Assigned?
             if let output = show.output {
                 switch assignedLayout(show.layout) {
                 case .success(let a): named = a
-                case .failure(let e): client.reply(.error(id: id, e)); return
+                case .failure(let e): return refuse(e)
                 }
                 logger.info("show: \(output) shows \(named?.name ?? "")")
             }
             let look: SkeletonLook
             switch lookFor(layout: show.output == nil ? show.layout : nil, overrides: show.overrides, reset: show.reset) {
             case .success(let l): look = l
-            case .failure(let e): client.reply(.error(id: id, e)); return
+            case .failure(let e): return refuse(e)
             }
             if let output = show.output, let named {
                 let showing = session.state == .showing || session.state == .hiding
-                outputLayouts.assign(named, to: output, byRequest: true, transition: show.transition ?? named.layout.presentation.transition,
-                                     showing: showing, now: now)
+                screen.outputLayouts.assign(named, to: output, byRequest: true, transition: show.transition ?? named.layout.presentation.transition,
+                                            showing: showing, now: now)
             }
             let outcome = performShow(look, delay: show.delay, transition: show.transition ?? look.presentation.transition, now: now)
             var fields: [String: JSONValue] = ["state": .string(session.state.rawValue), "layout": .string(look.layoutName)]
             fields[outcome == .updated ? "updated" : outcome.rawValue] = true
-            if let output = show.output, let named {
-                fields["output"] = .string(output)
-                fields["layout"] = .string(named.name)
-                fields["connected"] = .bool(host.compositors.contains { $0.output.name == output })
-            }
-            if show.wait && outcome != .updated {
-                waiters.append(Waiter(client: client, ticket: client.reserve(), id: id, until: .showing, afterFrame: pacer.framesDrawn))
-                resolveWaiters()
-            } else {
-                client.reply(.ok(id: id, fields))
-            }
+            if let output = show.output, let named { addOutput(output, named, to: &fields) }
+            return Performed(reply: .ok(id: id, fields), awaiting: show.wait && outcome != .updated ? .showing : nil)
         case .update(let update):
-            guard session.state != .idle else {
-                client.reply(.error(id: id, ProtocolError(.notShowing, "update while nothing is shown: use show first")))
-                return
+            if session.state == .idle && update.keep {
+                screen.keep(update)
+                return reply(["updated": true, "state": .string(session.state.rawValue)])
             }
+            guard session.state != .idle else { return refuse(ProtocolError(.notShowing, "update while nothing is shown: use show first")) }
             var named: OutputLayouts.Assigned?
             if update.output != nil {
                 switch assignedLayout(update.layout) {
                 case .success(let a): named = a
-                case .failure(let e): client.reply(.error(id: id, e)); return
+                case .failure(let e): return refuse(e)
                 }
             }
             var look: SkeletonLook
             switch lookFor(layout: update.output == nil ? update.layout : nil, overrides: update.overrides, reset: update.reset) {
             case .success(let l): look = l
-            case .failure(let e): client.reply(.error(id: id, e)); return
+            case .failure(let e): return refuse(e)
             }
-            switch contentChange(update, for: look.layout) {
+            switch ScreenContent.change(update, for: look.layout) {
             case .success(let change): look.content = look.content.merging(change)
-            case .failure(let e): client.reply(.error(id: id, e)); return
+            case .failure(let e): return refuse(e)
             }
-            contentInForce = contentInForce.merging(look.content)
+            screen.keep(update)
+            screen.updates(look)
             if let output = update.output, let named {
-                outputLayouts.assign(named, to: output, byRequest: true, transition: update.transition ?? named.layout.presentation.transition,
-                                     showing: true, now: now)
+                screen.outputLayouts.assign(named, to: output, byRequest: true, transition: update.transition ?? named.layout.presentation.transition,
+                                            showing: true, now: now)
             }
             session.update(look, transition: update.transition ?? look.presentation.transition, now: now)
-            overridesInForce = look.overrides
             if session.state == .showing || session.state == .hiding { host.reacquire() }
             needsDraw = true
             if debugTree { logger.info("SKELETON_DEBUG tree: \(treeJSON(look).jsonText)") }
             var fields: [String: JSONValue] = ["updated": true, "state": .string(session.state.rawValue), "layout": .string(look.layoutName)]
-            if let output = update.output, let named {
-                fields["output"] = .string(output)
-                fields["layout"] = .string(named.name)
-                fields["connected"] = .bool(host.compositors.contains { $0.output.name == output })
-            }
-            client.reply(.ok(id: id, fields))
+            if let output = update.output, let named { addOutput(output, named, to: &fields) }
+            return reply(fields)
         case .hide(let hide):
             let transition = hide.transition ?? session.lookInForce?.presentation.transition ?? .default
             let outcome = performHide(transition: transition, retain: hide.retain, now: now)
-            if hide.wait && outcome == .hiding {
-                waiters.append(Waiter(client: client, ticket: client.reserve(), id: id, until: .idle, afterFrame: pacer.framesDrawn))
-            } else {
-                client.reply(.ok(id: id, ["state": .string(session.state.rawValue), outcome.rawValue: true]))
-            }
+            return Performed(reply: .ok(id: id, ["state": .string(session.state.rawValue), outcome.rawValue: true]),
+                             awaiting: hide.wait && outcome == .hiding ? .idle : nil)
         }
+    }
+
+    private func addOutput(_ output: String, _ named: OutputLayouts.Assigned, to fields: inout [String: JSONValue]) {
+        fields["output"] = .string(output)
+        fields["layout"] = .string(named.name)
+        fields["connected"] = .bool(host.compositors.contains { $0.output.name == output })
     }
 
     /// A show, whoever asks (the control socket, Plymouth's clients).
     func performShow(_ look: SkeletonLook, delay: Double, transition: TransitionSpec, now: Double) -> Session.ShowOutcome {
         let outcome = session.show(look, delay: delay, transition: transition, now: now)
-        overridesInForce = look.overrides
+        screen.shows(look)
         needsDraw = true
         if outcome != .pending { host.reacquire() }
         if outcome == .shown { didAppear() }
@@ -146,63 +181,24 @@ extension Daemon {
         return outcome
     }
 
-    /// The look a show or update asks for: a named layout, or the one in force, with the
-    /// command's overrides on top of those in force (or, with `reset`, on the layout's own look).
-    /// The one place overrides are combined.
+    /// The look a show or update asks for: a named layout, or the one in force, as the screen's
+    /// content makes it (`ScreenContent.look`).
     func lookFor(layout: String?, overrides: PresentationOverrides, reset: Bool) -> Result<SkeletonLook, ProtocolError> {
-        var look: SkeletonLook
+        let base: SkeletonLook
         if let name = layout {
             switch store.load(name) {
-            case .success(let l): look = SkeletonLook(layoutName: l.name, layout: l.layout)
+            case .success(let l): base = SkeletonLook(layoutName: l.name, layout: l.layout)
             case .failure(let e): return .failure(e)
             }
         } else if let current = session.lookInForce {
-            look = current
+            base = current
         } else {
             switch store.load(settings.startLayout ?? "default") {
-            case .success(let l): look = SkeletonLook(layoutName: l.name, layout: l.layout)
-            case .failure: look = SkeletonLook(layoutName: LayoutStore.builtin.name, layout: LayoutStore.builtin.layout)
+            case .success(let l): base = SkeletonLook(layoutName: l.name, layout: l.layout)
+            case .failure: base = SkeletonLook(layoutName: LayoutStore.builtin.name, layout: LayoutStore.builtin.layout)
             }
         }
-        look.overrides = reset ? overrides : overridesInForce.merged(with: overrides)
-        let targets = ContentTargets(look.layout)
-        look.content = targets.roleContent(message: splashMessage, progress: splashProgress).merging(targets.accepted(contentInForce))
-        return .success(look)
-    }
-
-    /// An update's texts and values, with `message` and `progress` given to the nodes of those
-    /// roles; an error naming the node when one is unknown or of the wrong kind.
-    func contentChange(_ update: UpdateRequest, for layout: Layout) -> Result<LayoutContent, ProtocolError> {
-        let targets = ContentTargets(layout)
-        var change = update.content
-        if let message = update.message {
-            guard let ids = targets.roles[.message] else {
-                return .failure(ProtocolError(.badRequest, "\"message\": the layout has no label with \"role\": \"message\""))
-            }
-            for id in ids { change.texts[id] = message }
-        }
-        if let progress = update.progress {
-            guard let ids = targets.roles[.progress] else {
-                return .failure(ProtocolError(.badRequest, "\"progress\": the layout has no bar with \"role\": \"progress\" and not exactly one bar"))
-            }
-            for id in ids { change.values[id] = progress }
-        }
-        if let problem = targets.problem(with: change) { return .failure(ProtocolError(.badRequest, "\"content\": " + problem)) }
-        return .success(change)
-    }
-
-    /// Sets a role's content from a splash protocol (Plymouth's messages and progress, psplash's
-    /// MSG and PROGRESS): kept for later layouts, shown now where the layout has such a node.
-    func setRoleContent(message: String? = nil, progress: ProgressValue? = nil) {
-        if let message { splashMessage = message }
-        if let progress { splashProgress = progress }
-        guard var look = session.lookInForce else { return }
-        let change = ContentTargets(look.layout).roleContent(message: message, progress: progress)
-        guard !change.isEmpty else { return }
-        look.content = look.content.merging(change)
-        contentInForce = contentInForce.merging(change)
-        session.update(look, transition: .none, now: clock.now)
-        needsDraw = true
+        return .success(screen.look(base, adding: overrides, reset: reset))
     }
 
     /// The layout a request names for one output.
@@ -268,7 +264,7 @@ extension Daemon {
             problems += e.lines
         }
         problems += store.reload(directory: settings.layoutsDirectory)
-        outputLayouts.applySettings(settingsOutputLayouts(), now: clock.now)
+        screen.outputLayouts.applySettings(settingsOutputLayouts(), now: clock.now)
         needsDraw = true
         if let look = session.lookInForce, look.layoutName != LayoutStore.builtin.name,
            case .success(let fresh) = store.load(look.layoutName), fresh.layout != look.layout {

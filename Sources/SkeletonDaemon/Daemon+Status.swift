@@ -1,4 +1,3 @@
-import SkeletonSettings
 import SkeletonDisplay
 import SkeletonLayout
 import SkeletonProtocol
@@ -6,48 +5,41 @@ import SkeletonRender
 
 /// What `status` and `tree` report.
 extension Daemon {
-    func statusFields(now: Double) -> [String: JSONValue] {
-        var fields: [String: JSONValue] = [
-            "state": .string(session.state.rawValue),
-            "retained": .bool(session.retained),
-            "framesDrawn": .number(Double(pacer.framesDrawn)),
-            "framesLate": .number(Double(pacer.framesLate)),
-            "frameRate": .number((pacer.frameRate(now: now) * 10).rounded() / 10),
-            "uptime": .number(((now - startTime) * 1000).rounded() / 1000),
-            "clients": .number(Double(server?.clients.count ?? 0)),
-            "backend": .string(host.display?.backendName ?? "none"),
-        ]
-        if initramfs { fields["initramfs"] = true }
+    func statusReply(now: Double) -> StatusReply {
+        var status = StatusReply()
+        status.state = session.state
+        status.retained = session.retained
+        status.deactivated = host.deactivated
+        status.initramfs = initramfs
+        status.framesDrawn = pacer.framesDrawn
+        status.framesLate = pacer.framesLate
+        status.frameRate = (pacer.frameRate(now: now) * 10).rounded() / 10
+        status.uptime = ((now - startTime) * 1000).rounded() / 1000
+        status.clients = server?.clients.count ?? 0
+        status.backend = host.display?.backendName ?? "none"
         if let look = session.lookInForce {
-            fields["layout"] = .string(look.layoutName)
-            fields["presentation"] = look.presentation.json(direction: look.layout.direction(for: look.presentation))
-            fields["appearance"] = look.appearance.json
+            status.layout = look.layoutName
+            status.presentation = look.presentation.json(direction: look.layout.direction(for: look.presentation))
+            status.appearance = look.appearance.json
             var resolver = LayoutResolver(layout: look.layout, content: look.content)
-            fields["content"] = Self.contentInForce(resolver.resolve().root)
+            status.content = Self.contentInForce(resolver.resolve().root)
         }
-        if let problem = host.display?.problem { fields["problem"] = .string(problem) }
-        if let plymouth {
-            var notes = plymouthNotes.json
-            if case .object(var o) = notes {
-                o["socket"] = .string("@" + plymouth.name)
-                notes = .object(o)
-            }
-            fields["plymouth"] = notes
+        status.problem = host.display?.problem
+        status.plymouth = plymouthAdapter?.notes
+        status.outputs = host.compositors.map { c in
+            var o = c.output.status
+            o.name = c.output.name
+            o.size = c.output.size.description
+            o.framesPresented = c.output.framesPresented
+            o.backend = host.display?.backendName ?? "none"
+            o.layout = screen.outputLayouts.layoutName(for: c.output.name) ?? session.lookInForce?.layoutName
+            return o
         }
-        fields["outputs"] = .array(host.compositors.map { c in
-            var o = c.output.statusFields
-            o["name"] = .string(c.output.name)
-            o["size"] = .string(c.output.size.description)
-            o["framesPresented"] = .number(Double(c.output.framesPresented))
-            o["backend"] = .string(host.display?.backendName ?? "none")
-            if let layout = outputLayouts.layoutName(for: c.output.name) ?? session.lookInForce?.layoutName { o["layout"] = .string(layout) }
-            return .object(o)
-        })
-        return fields
+        return status
     }
 
-    /// Every label's text and bar's value in force, by id: `{"ID": {"text": ...} | {"value": ...}}`.
-    static func contentInForce(_ root: ResolvedNode) -> JSONValue {
+    /// Every label's text and bar's value in force, by id.
+    static func contentInForce(_ root: ResolvedNode) -> LayoutContent {
         var content = LayoutContent()
         func visit(_ node: ResolvedNode) {
             if let id = node.id, let text = node.text { content.texts[id] = text }
@@ -55,7 +47,7 @@ extension Daemon {
             node.children.forEach(visit)
         }
         visit(root)
-        return content.json
+        return content
     }
 
     func treeJSON(_ look: SkeletonLook) -> JSONValue {

@@ -24,19 +24,11 @@ public final class Daemon {
     var running = true
     var needsDraw = false
     var waiters: [Waiter] = []
-    /// The command overrides on top of the layout shown; `reset` clears them.
-    var overridesInForce = PresentationOverrides()
-    /// Texts and values set by commands, carried to later looks wherever their nodes exist.
-    var contentInForce = LayoutContent()
-    /// The last message and progress from a splash protocol (Plymouth's, psplash's), for the
-    /// nodes of those roles in whatever layout shows.
-    var splashMessage: String?
-    var splashProgress: ProgressValue?
-    /// Outputs that show a layout of their own instead of the session's.
-    var outputLayouts = OutputLayouts()
-    /// Plymouth's socket, when the settings ask for it, and what its clients told.
+    /// What the screen shows besides the session's state: overrides, content, the outputs' own layouts.
+    var screen = ScreenContent()
+    /// Plymouth's socket, when the settings ask for it, and its requests as commands.
     var plymouth: PlymouthServer?
-    var plymouthNotes = PlymouthNotes()
+    var plymouthAdapter: PlymouthAdapter?
     /// psplash's FIFO, when the settings ask for it.
     var psplash: PsplashFIFO?
     let startTime: Double
@@ -112,8 +104,9 @@ public final class Daemon {
         if let name = settings.plymouthSocket {
             do {
                 let plymouth = try PlymouthServer(name: name, logger: logger)
-                plymouth.execute = { [unowned self] request in executePlymouth(request) }
+                plymouth.execute = { [unowned self] request in answer(request) }
                 self.plymouth = plymouth
+                plymouthAdapter = PlymouthAdapter(socket: "@" + name, logger: logger)
                 logger.info("answering Plymouth's clients on @\(name)")
             } catch {
                 logger.warning("plymouth: cannot listen on @\(name) (\(error)): plymouthd itself may be running, and its clients talk to it")
@@ -122,7 +115,7 @@ public final class Daemon {
         if let path = settings.psplashFIFO {
             do {
                 let fifo = try PsplashFIFO(path: path, logger: logger)
-                fifo.execute = { [unowned self] command in executePsplash(command) }
+                fifo.execute = { [unowned self] line in carryOut(line) }
                 psplash = fifo
                 logger.info("reading psplash's commands from \(path)")
             } catch {
@@ -130,13 +123,13 @@ public final class Daemon {
             }
         }
         host.mark("socket listening")
-        outputLayouts.applySettings(settingsOutputLayouts(), now: clock.now)
+        screen.outputLayouts.applySettings(settingsOutputLayouts(), now: clock.now)
         host.open()
         host.mark("display open")
         if let start = startLayoutToShow() {
             let store = self.store
             if !host.adoptBootFrame(source: { store.source(of: start) }) {
-                let ownLayouts = outputLayouts
+                let ownLayouts = screen.outputLayouts
                 host.showCachedStartFrames(source: { store.source(of: start) }, skipping: { ownLayouts.layoutName(for: $0) != nil })
             }
             if !host.firstFrameShown {
@@ -226,7 +219,7 @@ public final class Daemon {
     public func turn() {
         let now = clock.now
         for event in session.advance(to: now) { handle(event) }
-        if outputLayouts.advance(to: now) { needsDraw = true }
+        if screen.outputLayouts.advance(to: now) { needsDraw = true }
         resolveWaiters()
         host.openIfDue(now: now)
         let moving = framesMove(at: now)
@@ -254,7 +247,7 @@ public final class Daemon {
 
     /// Frames change over time: the session moves, or a monitor just plugged in dissolves in.
     private func framesMove(at now: Double) -> Bool {
-        session.isMoving(at: now) || ((host.hasArrivals || outputLayouts.isMoving || host.contentMoves) && session.frame(at: now) != nil)
+        session.isMoving(at: now) || ((host.hasArrivals || screen.outputLayouts.isMoving || host.contentMoves) && session.frame(at: now) != nil)
     }
 
     private func nextDeadline(now: Double) -> Double? {
@@ -277,7 +270,7 @@ public final class Daemon {
         // Nothing shown: what lies beneath was drawn when the skeleton went away, and a retained
         // frame must stay as it is.
         guard host.display != nil, let frame = session.frame(at: now) else { needsDraw = false; return }
-        let layouts = outputLayouts
+        let layouts = screen.outputLayouts
         switch host.present(frame, as: { layouts.frame($0, for: $1, now: now) }) {
         case .deviceGone:
             needsDraw = true

@@ -25,6 +25,8 @@ final class DisplayHost {
     var sprites: SpriteSource?
     /// True after the display was handed back (hide); the next appearance takes it again.
     private(set) var released = false
+    /// After `deactivate`: the display stays let go, whatever shows or updates, until `reactivate`.
+    private(set) var deactivated = false
     private var waitDeadline: Double?
     /// While waiting for a display: when to look again even without an inotify event (a card
     /// node can appear before its connectors are probed).
@@ -309,8 +311,26 @@ final class DisplayHost {
         released = false
     }
 
-    /// Before a show or update: a display handed over, lost or closed is taken back.
+    /// `deactivate` (a display server is about to open the card): the display is let go with the
+    /// frame left on it, and nothing takes it back until `reactivate`. False when it was already.
+    func deactivate() -> Bool {
+        guard !deactivated else { return false }
+        deactivated = true
+        release(retainingPicture: true)
+        return true
+    }
+
+    /// `reactivate`: shows and updates may take the display back again. False when it was not deactivated.
+    func reactivate() -> Bool {
+        guard deactivated else { return false }
+        deactivated = false
+        return true
+    }
+
+    /// Before a show or update: a display handed over, lost or closed is taken back (not while
+    /// deactivated).
     func reacquire() {
+        guard !deactivated else { return }
         guard let display else {
             open()
             return

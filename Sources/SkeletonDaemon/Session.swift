@@ -3,11 +3,6 @@ import SkeletonLayout
 import SkeletonProtocol
 import SkeletonRender
 
-/// The states of the skeleton on screen.
-public enum SessionState: String, Sendable {
-    case idle, pending, showing, hiding
-}
-
 /// The show / update / hide state machine (behaviour reference, section 7). It holds no
 /// clock: every call takes the time, so tests drive it frame by frame.
 public final class Session {

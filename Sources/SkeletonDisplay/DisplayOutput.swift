@@ -1,3 +1,4 @@
+import SkeletonProtocol
 import SkeletonSystem
 import SkeletonLayout
 import SkeletonRender
@@ -27,7 +28,7 @@ public protocol DisplayOutput: AnyObject {
     func presentWhole(_ write: (Canvas) -> Bool) throws(DisplayError) -> Bool
     var framesPresented: Int { get }
     /// Facts for `status`: mode, CRTC, flips pending.
-    var statusFields: [String: JSONValue] { get }
+    var status: OutputStatus { get }
 }
 
 extension DisplayOutput {

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import SkeletonProtocol
 import SkeletonPicture
 import SkeletonSystem
 import SkeletonLayout
@@ -83,9 +84,10 @@ public final class MemoryDisplay: Display, DisplayOutput {
 
     public func close() { flush() }
 
-    public var statusFields: [String: JSONValue] {
-        var fields: [String: JSONValue] = ["mode": .string(size.description)]
-        if let snapshotPath { fields["snapshot"] = .string(snapshotPath) }
-        return fields
+    public var status: OutputStatus {
+        var s = OutputStatus()
+        s.mode = size.description
+        s.snapshot = snapshotPath
+        return s
     }
 }

@@ -25,6 +25,10 @@ public enum Command: Sendable, Equatable {
     /// it: the daemon started in the initramfs moves its root there (or, when that root has no
     /// skeletond to take over, gives the display back and exits).
     case newRoot(String)
+    /// A display server is about to open the card: let the display go with the frame left on it,
+    /// and take it back for nothing until `reactivate` (as `plymouth deactivate`).
+    case deactivate
+    case reactivate
 
     public var name: String {
         switch self {
@@ -37,6 +41,8 @@ public enum Command: Sendable, Equatable {
         case .reload: return "reload"
         case .quit: return "quit"
         case .newRoot: return "new-root"
+        case .deactivate: return "deactivate"
+        case .reactivate: return "reactivate"
         }
     }
 }
@@ -83,11 +89,15 @@ public struct UpdateRequest: Sendable, Equatable {
     public var message: String?
     /// For the bar whose role is "progress".
     public var progress: ProgressValue?
+    /// `message` and `progress` are kept for every later layout, and taken while nothing is shown
+    /// or by a layout without a node of that role (as Plymouth's and psplash's clients give them).
+    public var keep: Bool
 
     public init(layout: String? = nil, transition: TransitionSpec? = nil, overrides: PresentationOverrides = PresentationOverrides(),
                 reset: Bool = false, output: String? = nil, content: LayoutContent = LayoutContent(), message: String? = nil,
-                progress: ProgressValue? = nil) {
+                progress: ProgressValue? = nil, keep: Bool = false) {
         self.layout = layout
+        self.keep = keep
         self.output = output
         self.content = content
         self.message = message

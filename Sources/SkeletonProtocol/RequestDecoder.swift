@@ -49,9 +49,10 @@ public enum RequestDecoder {
             update.overrides = overrides(&object, &reader)
             if let m = object.member("reset"), let v = reader.bool(m.value, m.path) { update.reset = v }
             update.output = outputName(&object, &reader, layout: update.layout)
-            if let m = object.member("content") { update.content = content(m.value, m.path, &reader) }
+            if let m = object.member("content") { update.content = LayoutContent.read(m.value, m.path, &reader) }
             if let m = object.member("message"), let v = reader.string(m.value, m.path) { update.message = v }
             if let m = object.member("progress") { update.progress = ProgressValue.read(m.value, m.path, &reader) }
+            if let m = object.member("keep"), let v = reader.bool(m.value, m.path) { update.keep = v }
             command = .update(update)
         case "hide":
             var hide = HideRequest()
@@ -64,6 +65,8 @@ public enum RequestDecoder {
         case "ping": command = .ping
         case "reload": command = .reload
         case "quit": command = .quit
+        case "deactivate": command = .deactivate
+        case "reactivate": command = .reactivate
         case "new-root":
             guard let m = object.member("path") else { return fail(.badRequest, "missing field \"path\" for command \"new-root\"") }
             let path = reader.string(m.value, m.path)
@@ -72,7 +75,7 @@ public enum RequestDecoder {
             }
             command = .newRoot(path ?? "")
         default:
-            return fail(.unknownCommand, "unknown command \"\(name)\": expected one of show, update, hide, status, tree, ping, reload, quit, new-root")
+            return fail(.unknownCommand, "unknown command \"\(name)\": expected one of show, update, hide, status, tree, ping, reload, quit, new-root, deactivate, reactivate")
         }
         reader.issues += object.unknownKeyIssues().map {
             LayoutIssue(path: $0.path, message: $0.message + " for command \"\(name)\"")
@@ -135,29 +138,6 @@ public enum RequestDecoder {
             return nil
         }
         return name
-    }
-
-    /// `{"ID": {"text": "..."} | {"value": 0.42 | "indeterminate"}}`.
-    private static func content(_ value: JSONValue, _ path: JSONPath, _ reader: inout ValueReader) -> LayoutContent {
-        var result = LayoutContent()
-        guard case .object(let members) = value else {
-            reader.fail(path, "expected {\"ID\": {\"text\": ...} or {\"value\": ...}}, found \(value.typeDescription)")
-            return result
-        }
-        for id in members.keys.sorted() {
-            let entryPath = path.key(id)
-            guard var entry = reader.object(members[id]!, entryPath) else { continue }
-            let text = entry.member("text").flatMap { reader.string($0.value, $0.path) }
-            let number = entry.member("value").flatMap { ProgressValue.read($0.value, $0.path, &reader) }
-            reader.issues += entry.unknownKeyIssues()
-            switch (text, number) {
-            case (let text?, nil): result.texts[id] = text
-            case (nil, let number?): result.values[id] = number
-            case (.some, .some): reader.fail(entryPath, "give a label its \"text\" or a bar its \"value\", not both")
-            case (nil, nil): if reader.issues.isEmpty { reader.fail(entryPath, "expected {\"text\": ...} or {\"value\": ...}") }
-            }
-        }
-        return result
     }
 
     private static func transition(_ object: inout ObjectReader, _ reader: inout ValueReader) -> TransitionSpec? {

@@ -29,13 +29,14 @@ public enum RequestEncoder {
             if !update.content.isEmpty { members["content"] = update.content.json }
             if let message = update.message { members["message"] = .string(message) }
             if let progress = update.progress { members["progress"] = progress.json }
+            if update.keep { members["keep"] = true }
         case .hide(let hide):
             if let transition = hide.transition { members["transition"] = json(transition) }
             if hide.retain { members["retain"] = true }
             if hide.wait { members["wait"] = true }
         case .newRoot(let path):
             members["path"] = .string(path)
-        case .status, .tree, .ping, .reload, .quit:
+        case .status, .tree, .ping, .reload, .quit, .deactivate, .reactivate:
             break
         }
         return .object(members)

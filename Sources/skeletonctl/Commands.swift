@@ -44,10 +44,12 @@ struct Update: ParsableCommand {
             transform: OptionValues.progress)
     var progress: [ContentEntry<ProgressValue>] = []
     @Option(help: "The text of the label whose role is message.") var message: String?
+    @Flag(help: "Keep --message and the role's --progress for every later layout, and take them while nothing is shown or when the layout has no node of that role (as Plymouth's messages).")
+    var keep = false
 
     func run() throws {
         var request = UpdateRequest(layout: layout, transition: transition, overrides: presentation.overrides, reset: reset,
-                                    output: output, message: message)
+                                    output: output, message: message, keep: keep)
         for entry in texts { request.content.texts[entry.id!] = entry.value }
         for entry in progress {
             if let id = entry.id { request.content.values[id] = entry.value } else { request.progress = entry.value }
@@ -76,23 +78,25 @@ struct Status: ParsableCommand {
     func run() throws {
         try connection.call(.status) { reply in
             if json { printReplyFields(reply); return }
-            let j = reply.json
-            var lines = ["state: \(j["state"]?.stringValue ?? "?")"]
-            if let layout = j["layout"]?.stringValue { lines.append("layout: \(layout)") }
-            if let p = j["presentation"] {
+            let status: StatusReply
+            do { status = try StatusReply(json: reply.json) } catch {
+                printError("skeletonctl: the daemon's status reply is not one this skeletonctl reads (\(error))")
+                throw ExitCode(2)
+            }
+            var lines = ["state: \(status.state.rawValue)\(status.deactivated ? " (deactivated)" : "")"]
+            if let layout = status.layout { lines.append("layout: \(layout)") }
+            if let p = status.presentation {
                 let style = p["style"]?.stringValue ?? "?"
                 let animated = p["animated"]?.boolValue == true
                 let direction = p["animation"]?["direction"]?.stringValue ?? "?"
                 lines.append("presentation: \(style), \(animated ? "animated (\(direction))" : "static")")
             }
-            lines.append("backend: \(j["backend"]?.stringValue ?? "?")")
-            if case .array(let outputs)? = j["outputs"] {
-                for o in outputs {
-                    lines.append("output \(o["name"]?.stringValue ?? "?"): \(o["mode"]?.stringValue ?? o["size"]?.stringValue ?? "?"), \(JSONValue.formatNumber(o["framesPresented"]?.numberValue ?? 0)) frames presented")
-                }
+            lines.append("backend: \(status.backend)")
+            for o in status.outputs {
+                lines.append("output \(o.name): \(o.mode ?? o.size), \(o.framesPresented) frames presented")
             }
-            lines.append("frames drawn: \(JSONValue.formatNumber(j["framesDrawn"]?.numberValue ?? 0)), \(JSONValue.formatNumber(j["frameRate"]?.numberValue ?? 0)) fps, uptime \(JSONValue.formatNumber(j["uptime"]?.numberValue ?? 0)) s")
-            if let problem = j["problem"]?.stringValue { lines.append("problem: \(problem)") }
+            lines.append("frames drawn: \(status.framesDrawn), \(JSONValue.formatNumber(status.frameRate)) fps, uptime \(JSONValue.formatNumber(status.uptime)) s")
+            if let problem = status.problem { lines.append("problem: \(problem)") }
             print(lines.joined(separator: "\n"))
         }
     }
@@ -120,6 +124,22 @@ struct Quit: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Stop the daemon (restoring the display).")
     @OptionGroup var connection: ConnectionOptions
     func run() throws { try connection.call(.quit) }
+}
+
+struct Deactivate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Let the display go with the frame left on it, for a display server about to open the card.",
+        discussion: """
+            As `plymouth deactivate` before a display manager starts: the skeleton's last frame stays on             screen, and no show or update takes the display back until `reactivate`.
+            """)
+    @OptionGroup var connection: ConnectionOptions
+    func run() throws { try connection.call(.deactivate) }
+}
+
+struct Reactivate: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Let shows and updates take the display back after deactivate.")
+    @OptionGroup var connection: ConnectionOptions
+    func run() throws { try connection.call(.reactivate) }
 }
 
 struct NewRoot: ParsableCommand {

@@ -9,7 +9,7 @@ struct Skeletonctl: ParsableCommand {
         commandName: "skeletonctl",
         abstract: "Control skeletond: show, update or hide the skeleton screen.",
         discussion: "Exit status: 0 on an ok reply, 1 on an error reply, 2 when the daemon cannot be reached.",
-        subcommands: [Show.self, Update.self, Hide.self, Status.self, Tree.self, Ping.self, Reload.self, Quit.self, NewRoot.self]
+        subcommands: [Show.self, Update.self, Hide.self, Status.self, Tree.self, Ping.self, Reload.self, Quit.self, Deactivate.self, Reactivate.self, NewRoot.self]
     )
 
     /// The connection options (`--socket PATH`, `--timeout S`) may come before the subcommand
@@ -42,7 +42,7 @@ struct ConnectionOptions: ParsableArguments {
     }
 
     /// Sends the request, prints the error of an error reply, and exits 0, 1 or 2.
-    func call(_ command: Command, output: (Reply) -> Void = { _ in }) throws {
+    func call(_ command: Command, output: (Reply) throws -> Void = { _ in }) throws {
         let client: ControlClient
         switch ControlClient.connect(path: path) {
         case .success(let c): client = c
@@ -57,7 +57,7 @@ struct ConnectionOptions: ParsableArguments {
             throw ExitCode(2)
         case .success(let reply):
             if reply.isOK {
-                output(reply)
+                try output(reply)
                 return
             }
             let e = reply.error

@@ -1,3 +1,4 @@
+import SkeletonProtocol
 import SkeletonDaemon
 import SkeletonSettings
 import SkeletonDisplay
@@ -169,7 +170,7 @@ final class FlipOutput: DisplayOutput {
 
     var shadow: Canvas { shadowBuffer.canvas }
     var canPresent: Bool { true }
-    var statusFields: [String: JSONValue] { [:] }
+    var status: OutputStatus { OutputStatus() }
     var screen: PixelBuffer { buffers[pair.front] }
     var mirror: Mirror? { pair.backLacks.map { Mirror(canvas: buffers[pair.back].canvas, lacks: $0) } }
 

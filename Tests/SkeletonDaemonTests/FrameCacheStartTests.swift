@@ -2,6 +2,7 @@
 import FoundationEssentials
 #endif
 import Foundation
+import SkeletonProtocol
 import SkeletonBoot
 import SkeletonDaemon
 import SkeletonSettings
@@ -22,7 +23,7 @@ final class RecordingOutput: DisplayOutput {
     var shadow: Canvas { buffer.canvas }
     var canPresent: Bool { true }
     var framesPresented: Int { calls.count }
-    var statusFields: [String: JSONValue] { [:] }
+    var status: OutputStatus { OutputStatus() }
 
     func present(damage: [PixelRect], mirrored: Bool) throws(DisplayError) -> Bool {
         calls.append("present")

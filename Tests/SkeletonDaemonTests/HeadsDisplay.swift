@@ -1,3 +1,4 @@
+import SkeletonProtocol
 import SkeletonDisplay
 import SkeletonLayout
 import SkeletonRender
@@ -24,7 +25,11 @@ final class NamedOutput: DisplayOutput {
         return true
     }
 
-    var statusFields: [String: JSONValue] { ["connector": .string(name)] }
+    var status: OutputStatus {
+        var s = OutputStatus()
+        s.connector = name
+        return s
+    }
 }
 
 /// Several named outputs of one size, for the per-output layouts.

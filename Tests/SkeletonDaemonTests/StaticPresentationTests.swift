@@ -34,7 +34,7 @@ import Testing
                                   settings: #"{"plymouth": {"listen": true, "socket": "\#(name)"}}"#)
         d.step(to: 101)
         let client = try TestClient(path: "@" + name)
-        client.send(PlymouthRequest(command: .systemUpdate, argument: Array("95".utf8) + [0]).bytes)
+        client.send(PlymouthRequest(command: .systemUpdate, argument: Array("95".utf8)).bytes)
         d.step(to: d.clock.now)
         #expect(client.readBytes(1, seconds: 0) == PlymouthReply.ack.bytes)
         d.step(to: d.clock.now + 4)

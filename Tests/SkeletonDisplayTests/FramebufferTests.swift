@@ -108,7 +108,7 @@ struct FramebufferTests {
         #expect(memory[16 + 4] == 0 && memory[16 + 5] == 0)
         #expect(memory[16 + 2] == 0xFF && memory[16 + 6] == 0xFF && memory[4] == 0xFF && memory[32 + 4] == 0xFF)
         #expect(fb.framesPresented == 2)
-        #expect(fb.statusFields["format"] == .string("RGB565") && fb.statusFields["pitch"] == .number(16))
+        #expect(fb.status.format == "RGB565" && fb.status.pitch == 16)
     }
 
     @Test func aReleaseStopsPresentsAndAReacquireWritesWholeAgain() throws {
@@ -150,7 +150,7 @@ struct FramebufferTests {
         #expect(try fb.present(damage: [PixelRect(x: 1, y: 0, width: 1, height: 1)]))
         #expect(words[1 * 6 + 4] == 0xABCDEF)
         #expect(words[2 * 6 + 0] == UInt32(4 << 8 | 2), "outside the damage, the old frame stays")
-        #expect(fb.statusFields["rotation"] == .number(90))
+        #expect(fb.status.rotation == 90)
     }
 
     @Test func aConsoleThatCannotBeQuietedIsANoteNotAProblem() throws {
@@ -164,6 +164,6 @@ struct FramebufferTests {
         defer { fb.close() }
         #expect(try fb.present(damage: [fb.shadow.bounds]))
         #expect(fb.problem == nil, "a show --wait must not be refused for it")
-        #expect(fb.statusFields["console"] == .string("/nonexistent/tty0: cannot open it; the text console may draw over the skeleton"))
+        #expect(fb.status.console == ("/nonexistent/tty0: cannot open it; the text console may draw over the skeleton"))
     }
 }

@@ -42,6 +42,6 @@ struct MemoryDisplayTests {
         #expect(try ImageFile.readPNG(path).pixels == [UInt32](repeating: 0x0000FF, count: 4))
         display.release(retainingPicture: false)
         #expect(try ImageFile.readPNG(path).pixels == [0, 0, 0, 0])
-        #expect(display.statusFields == ["mode": "2x2", "snapshot": .string(path)])
+        #expect(display.status.mode == "2x2" && display.status.snapshot == path)
     }
 }

@@ -7,7 +7,7 @@ struct RandomRequests {
 
     mutating func request() -> Request {
         let command: Command
-        switch Int.random(in: 0..<9, using: &generator) {
+        switch Int.random(in: 0..<11, using: &generator) {
         case 0:
             let layout = chance() ? layoutName() : nil
             command = .show(ShowRequest(layout: layout, delay: chance() ? number(0...3600) : 0,
@@ -16,13 +16,17 @@ struct RandomRequests {
         case 1:
             let layout = chance() ? layoutName() : nil
             command = .update(UpdateRequest(layout: layout, transition: (chance() ? transition() : nil),
-                                            overrides: overrides(), reset: chance(), output: layout != nil && chance() ? outputName() : nil))
+                                            overrides: overrides(), reset: chance(), output: layout != nil && chance() ? outputName() : nil,
+                                            message: chance() ? pick(["Starting", "é ✓"]) : nil,
+                                            progress: chance() ? (chance() ? .indeterminate : .fraction(number(0...1))) : nil, keep: chance()))
         case 2: command = .hide(HideRequest(transition: (chance() ? transition() : nil), retain: chance(), wait: chance()))
         case 3: command = .status
         case 4: command = .tree
         case 5: command = .ping
         case 6: command = .reload
         case 7: command = .newRoot(pick(["/root", "/sysroot", "/mnt/real root/é"]))
+        case 8: command = .deactivate
+        case 9: command = .reactivate
         default: command = .quit
         }
         return Request(id: (chance() ? id() : nil), command: command)

@@ -135,9 +135,9 @@ def run(executable: Path, libraries: Path, skeletond: Path, skeletonctl: Path) -
                 "answered a password request (\"Passphrase for /dev/sda2:\") with no answer" in daemon_log(), daemon_log()[-400:])
 
         c.check("plymouth deactivate", plymouth("deactivate").returncode == 0)
-        c.check("status: deactivated", status().get("plymouth", {}).get("deactivated") is True)
+        c.check("status: deactivated", status().get("deactivated") is True)
         c.check("plymouth reactivate", plymouth("reactivate").returncode == 0)
-        c.check("status: reactivated", status().get("plymouth", {}).get("deactivated") is False)
+        c.check("status: reactivated", status().get("deactivated") is False)
 
         c.check("plymouth quit --retain-splash", plymouth("quit", "--retain-splash").returncode == 0)
         s = status()

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CLibDRM
+import SkeletonProtocol
 import SkeletonSystem
 import SkeletonLayout
 import SkeletonRender
@@ -316,20 +317,19 @@ public final class DRMOutput: DisplayOutput {
         saved = nil
     }
 
-    public var statusFields: [String: JSONValue] {
+    public var status: OutputStatus {
         checkMaster()
-        var fields: [String: JSONValue] = [
-            "connector": .string(name),
-            "mode": .string(modeDescription),
-            "crtc": .number(Double(crtcID)),
-            "flipsPending": .number(flipPending ? 1 : 0),
-            "device": .string(device),
-            "rotation": .number(Double(rotation.degrees)),
-            "buffers": .number(Double(buffers.count)),
-            "master": .bool(DRMCalls.isMaster(fd)),
-        ]
-        if let problem { fields["problem"] = .string(problem) }
-        if let fallbackReason { fields["singleBuffered"] = .string(fallbackReason) }
-        return fields
+        var s = OutputStatus()
+        s.connector = name
+        s.mode = modeDescription
+        s.crtc = Int(crtcID)
+        s.flipsPending = flipPending ? 1 : 0
+        s.device = device
+        s.rotation = rotation.degrees
+        s.buffers = buffers.count
+        s.master = DRMCalls.isMaster(fd)
+        s.problem = problem
+        s.singleBuffered = fallbackReason
+        return s
     }
 }

@@ -1,3 +1,4 @@
+import SkeletonProtocol
 import SkeletonLayout
 import SkeletonRender
 import SkeletonSystem
@@ -146,16 +147,19 @@ public final class FramebufferDisplay: Display, DisplayOutput {
         }
     }
 
-    public var statusFields: [String: JSONValue] {
-        var fields: [String: JSONValue] = [
-            "device": .string(path), "driver": .string(info.id), "mode": .string("\(info.width)x\(info.height)"),
-            "format": .string(format.description), "pitch": .number(Double(info.lineLength)),
-            "pages": .number(doubleBuffered ? 2 : 1), "rotation": .number(Double(rotation.degrees)),
-            "connector": .string(path.split(separator: "/").last.map(String.init) ?? path),
-            "buffers": .number(doubleBuffered ? 2 : 1),
-        ]
-        if let consoleNote { fields["console"] = .string(consoleNote) }
-        return fields
+    public var status: OutputStatus {
+        var s = OutputStatus()
+        s.device = path
+        s.driver = info.id
+        s.mode = "\(info.width)x\(info.height)"
+        s.format = format.description
+        s.pitch = Int(info.lineLength)
+        s.pages = doubleBuffered ? 2 : 1
+        s.rotation = rotation.degrees
+        s.connector = path.split(separator: "/").last.map(String.init) ?? path
+        s.buffers = doubleBuffered ? 2 : 1
+        s.console = consoleNote
+        return s
     }
 
     public func release(retainingPicture: Bool) {

@@ -67,3 +67,23 @@ import Testing
         #expect(ends.count >= 8, "the segment crosses the bar: \(ends.sorted())")
     }
 }
+
+/// `display.maxFps` caps the frames presented, whatever moves.
+@Suite struct FrameRateCapTests {
+    @Test(arguments: [10, 24, 60])
+    func anAnimatedLayoutPresentsAtMostMaxFpsFrames(maxFps: Int) throws {
+        let d = try SteppedDaemon(layouts: ["default": TestLayouts.simpleText], start: "default",
+                                  settings: #"{"display": {"maxFps": \#(maxFps)}}"#)
+        d.step(to: 101)
+        let output = try #require(d.provider.display)
+        let before = output.framesPresented
+        let drawnBefore = d.daemon.pacer.framesDrawn
+        d.step(to: 103)
+        let drawn = d.daemon.pacer.framesDrawn - drawnBefore
+        let presented = output.framesPresented - before
+        // Every frame slot is drawn; a frame the sweep leaves unchanged (its turn) is not presented.
+        #expect((2 * maxFps - 1)...(2 * maxFps + 1) ~= drawn, "\(drawn) frames drawn in two seconds at maxFps \(maxFps)")
+        #expect(presented <= drawn && presented >= drawn * 9 / 10, "\(presented) frames presented of \(drawn)")
+        #expect(d.daemon.pacer.framesLate == 0)
+    }
+}

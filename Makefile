@@ -10,7 +10,7 @@ RELEASE = .build/release
 DEBUG = .build/debug
 RUNDIR = build/run
 
-.PHONY: all deps build release run test fuzz bench install install-files deb clean
+.PHONY: all deps build release run test check fuzz bench install install-files deb clean
 
 all: release
 
@@ -38,6 +38,14 @@ run: release
 # the end-to-end test on real kernel DRM drivers under QEMU.
 test: deps
 	@scripts/test-all.sh
+
+# The inner loop (a few minutes): the build, the Swift unit and process tests, the layout schema
+# and the module table of docs/design.md against Package.swift. `make test` runs all of it and more.
+check: deps
+	swift build --build-tests
+	swift test --skip-build
+	python3 Tests/schema/validate_layouts.py --decoder .build/debug/skeletond
+	python3 scripts/module-table.py --check
 
 # libFuzzer targets (ASan) for every parser, each to 1,000,000 executions, with a table of counts.
 # One target: scripts/fuzz.sh full layout. See scripts/fuzz.sh for the other modes.

@@ -7,6 +7,7 @@ import SkeletonSystem
 /// order. A reply that waits for a transition holds back the ones after it.
 final class ClientConnection {
     let fd: FileDescriptor
+    private let transport: any ControlTransport
     let number: Int
     var framer = LineFramer(limit: ClientConnection.lineLimit)
     /// Lines read but not run yet: a client is read again only once they are done.
@@ -42,8 +43,9 @@ final class ClientConnection {
     /// The connecting process's user, from its credentials (nil when they could not be read).
     let uid: UInt32?
 
-    init(fd: FileDescriptor, number: Int, uid: UInt32?) {
+    init(fd: FileDescriptor, transport: any ControlTransport, number: Int, uid: UInt32?) {
         self.fd = fd
+        self.transport = transport
         self.number = number
         self.uid = uid
     }
@@ -119,13 +121,13 @@ final class ClientConnection {
     /// Nothing more will be written to it or run for it.
     var isDone: Bool { closeAfterFlush && !hasPendingOutput && !hasWaitingReplies && !hasQueuedLines }
 
-    /// Writes what the socket takes without blocking. False when the peer is gone.
+    /// Writes what the connection takes without blocking. False when the peer is gone.
     func writePending() -> Bool {
         while outgoingOffset < outgoing.count {
             let result: Int?
             do {
                 result = try outgoing.withUnsafeBytes { buffer in
-                    try fd.send(UnsafeRawBufferPointer(rebasing: buffer[outgoingOffset...]))
+                    try transport.send(fd, UnsafeRawBufferPointer(rebasing: buffer[outgoingOffset...]))
                 }
             } catch {
                 return false

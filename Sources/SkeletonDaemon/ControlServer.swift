@@ -8,7 +8,7 @@ import SkeletonSystem
 /// most `ClientConnection.readChunk` bytes and runs at most `linesPerTurn` lines per client,
 /// and a client whose replies pile up unread is neither read nor served until it reads.
 final class ControlServer {
-    let socket: ControlSocket
+    let transport: any ControlTransport
     private let logger: Logger
     private(set) var clients: [FileDescriptor: ClientConnection] = [:]
     private var clientCounter = 0
@@ -17,15 +17,15 @@ final class ControlServer {
 
     static let maximumClients = 256
 
-    init(socket: ControlSocket, logger: Logger) {
-        self.socket = socket
+    init(transport: any ControlTransport, logger: Logger) {
+        self.transport = transport
         self.logger = logger
     }
 
     /// What the loop waits for: new connections while there is room, input from clients that
     /// may send more, and room to write where replies are waiting.
     var watches: [Watch] {
-        var result = [Watch(descriptor: socket.fd, events: clients.count < Self.maximumClients ? .readable : [])]
+        var result = [Watch(descriptor: transport.listening, events: clients.count < Self.maximumClients ? .readable : [])]
         for client in clients.values {
             var events: PollEvents = []
             if client.wantsInput { events.insert(.readable) }
@@ -41,7 +41,7 @@ final class ControlServer {
 
     /// Handles a ready descriptor; false when it is not the server's.
     func handle(_ fd: FileDescriptor, _ events: PollEvents) -> Bool {
-        if fd == socket.fd {
+        if fd == transport.listening {
             acceptClients()
             return true
         }
@@ -64,7 +64,7 @@ final class ControlServer {
     /// kernel held for it.
     private func finish(_ client: ClientConnection) {
         var buffer = [UInt8](repeating: 0, count: ClientConnection.readChunk)
-        while let count = try? buffer.withUnsafeMutableBytes({ try client.fd.read(into: $0) }), count > 0 {
+        while let count = try? buffer.withUnsafeMutableBytes({ try transport.read(client.fd, into: $0) }), count > 0 {
             client.received(buffer[0..<count])
         }
         for event in client.takeAllLines() {
@@ -93,18 +93,18 @@ final class ControlServer {
     private func acceptClients() {
         while clients.count < Self.maximumClients {
             let fd: FileDescriptor
+            let credentials: (uid: UInt32, gid: UInt32, pid: Int32)?
             do {
-                guard let accepted = try SystemCalls.accept(socket.fd) else { return }
-                fd = accepted
+                guard let accepted = try transport.accept() else { return }
+                (fd, credentials) = accepted
             } catch {
                 logger.warning("\(error)")
                 return
             }
             clientCounter += 1
-            let credentials = try? SystemCalls.peerCredentials(fd)
-            let client = ClientConnection(fd: fd, number: clientCounter, uid: credentials?.uid)
+            let client = ClientConnection(fd: fd, transport: transport, number: clientCounter, uid: credentials?.uid)
             clients[fd] = client
-            if let credentials, socket.admits(uid: credentials.uid, gid: credentials.gid) {
+            if let credentials, transport.admits(uid: credentials.uid, gid: credentials.gid) {
                 logger.debug("client \(client.number) connected (uid \(credentials.uid), pid \(credentials.pid))")
             } else {
                 let who = credentials.map { "uid \($0.uid)" } ?? "an unknown peer"
@@ -121,7 +121,7 @@ final class ControlServer {
     private func read(_ client: ClientConnection) {
         var buffer = [UInt8](repeating: 0, count: ClientConnection.readChunk)
         let count: Int?
-        do { count = try buffer.withUnsafeMutableBytes { try client.fd.read(into: $0) } } catch {
+        do { count = try buffer.withUnsafeMutableBytes { try transport.read(client.fd, into: $0) } } catch {
             drop(client)
             return
         }
@@ -149,7 +149,7 @@ final class ControlServer {
     func drop(_ client: ClientConnection) {
         guard clients.removeValue(forKey: client.fd) != nil else { return }
         client.isClosed = true
-        client.fd.close()
+        transport.close(client.fd)
     }
 
     /// Writes what each client is owed (as far as it reads) and closes every connection and the socket.
@@ -158,7 +158,7 @@ final class ControlServer {
             _ = client.writePending()
             drop(client)
         }
-        socket.close()
+        transport.close()
     }
 
     private func handleLine(_ line: [UInt8], from client: ClientConnection) {

@@ -2,7 +2,7 @@ import SkeletonSettings
 import SkeletonSystem
 /// The listening control socket: created with its mode and group (replacing a stale file from a
 /// crash, refusing a live one), or inherited through systemd socket activation.
-final class ControlSocket {
+final class ControlSocket: ControlTransport {
     let fd: FileDescriptor
     let path: String
     /// False for an inherited socket: systemd owns its file.
@@ -78,6 +78,22 @@ final class ControlSocket {
         guard let allowed = allowedGroup else { return false }
         return gid == allowed || GroupDatabase.isMember(uid: uid, of: allowed)
     }
+
+    var listening: FileDescriptor { fd }
+
+    /// accept(2), non-blocking, with the peer's SO_PEERCRED.
+    func accept() throws(Errno) -> (FileDescriptor, peer: (uid: UInt32, gid: UInt32, pid: Int32)?)? {
+        guard let connection = try SystemCalls.accept(fd) else { return nil }
+        return (connection, try? SystemCalls.peerCredentials(connection))
+    }
+
+    func read(_ connection: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int? {
+        try connection.read(into: buffer)
+    }
+
+    func send(_ connection: FileDescriptor, _ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int? { try connection.send(bytes) }
+
+    func close(_ connection: FileDescriptor) { connection.close() }
 
     func close() {
         fd.close()

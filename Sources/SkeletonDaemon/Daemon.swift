@@ -16,6 +16,8 @@ public final class Daemon {
     let logger: Logger
     let clock: any MonotonicClock
     var events: (any EventSource)?
+    /// The control connections' transport when a test gives one (memory); else the socket.
+    private let transport: (any ControlTransport)?
     let session = Session()
     let store: LayoutStore
     let host: DisplayHost
@@ -51,17 +53,19 @@ public final class Daemon {
     /// `events`: nil for the real loop (poll(2) with signals and a timer, made at `start`); tests
     /// pass a `SteppedEventSource` and step a `ManualClock`. `start`: the start's frames (the
     /// boot record and the frame cache), shared with a DRM provider. `initramfs`: started in the
-    /// initramfs (nil: as `SKELETOND_INITRAMFS` says).
+    /// initramfs (nil: as `SKELETOND_INITRAMFS` says). `transport`: the control connections'
+    /// (nil: the socket of the settings).
     public init(settingsSource: SettingsSource, settings: Settings, logger: Logger, clock: any MonotonicClock = SystemClock(),
                 provider: any DisplayProvider = MemoryDisplayProvider(), start: StartFrames = StartFrames(),
-                events: (any EventSource)? = nil, initramfs: Bool? = nil) {
+                events: (any EventSource)? = nil, transport: (any ControlTransport)? = nil, initramfs: Bool? = nil) {
+        self.transport = transport
         self.initramfs = initramfs ?? InitramfsStart.requested
         self.settingsSource = settingsSource
         self.settings = settings
         self.logger = logger
         self.clock = clock
         self.events = events
-        self.store = LayoutStore(directory: settings.layoutsDirectory)
+        self.store = LayoutStore(directory: settings.layoutsDirectory, files: settingsSource.files)
         let startTime = clock.now
         self.startTime = startTime
         self.pacer = FramePacer(maxFPS: settings.maxFPS)
@@ -89,15 +93,17 @@ public final class Daemon {
         if events == nil {
             do { events = try PollEventSource() } catch { throw DaemonError("cannot set up signals and timers: \(error)") }
         }
-        let socket: ControlSocket
-        if let activated = ControlSocket.activated(path: settings.socketPath, group: settings.socketGroup) {
-            socket = activated
+        let transport: any ControlTransport
+        if let given = self.transport {
+            transport = given
+        } else if let activated = ControlSocket.activated(path: settings.socketPath, group: settings.socketGroup) {
+            transport = activated
             logger.info("using the control socket passed by systemd (\(settings.socketPath))")
         } else {
-            socket = try ControlSocket.create(path: settings.socketPath, mode: settings.socketMode, group: settings.socketGroup)
+            transport = try ControlSocket.create(path: settings.socketPath, mode: settings.socketMode, group: settings.socketGroup)
             logger.info("listening on \(settings.socketPath)")
         }
-        let server = ControlServer(socket: socket, logger: logger)
+        let server = ControlServer(transport: transport, logger: logger)
         server.execute = { [unowned self] request, client in execute(request, from: client) }
         self.server = server
         if initramfs { InitramfsStart.writeMarker(socketPath: settings.socketPath, logger: logger) }

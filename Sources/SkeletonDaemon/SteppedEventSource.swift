@@ -2,7 +2,7 @@ import SkeletonSettings
 import SkeletonSystem
 
 /// The loop of a test: it never sleeps. Each wait polls the watched descriptors without
-/// blocking and remembers what the daemon asked for (its descriptors and its deadline), so a
+/// blocking (those of a `MemoryTransport` by asking it) and remembers what the daemon asked for (its descriptors and its deadline), so a
 /// test that moves a `ManualClock` runs a turn only when the real loop would wake: a
 /// descriptor is ready or the deadline has come. A daemon that forgets to ask for its next
 /// frame then stands still in tests as it would on a screen.
@@ -14,20 +14,29 @@ public final class SteppedEventSource: EventSource {
     /// its next turn without sleeping.
     private var asleep = false
 
-    public init() {}
+    /// Connections in memory: their descriptors' readiness comes from it, not from poll(2).
+    private let memory: MemoryTransport?
+
+    public init(memory: MemoryTransport? = nil) { self.memory = memory }
 
     public func wait(for watches: [Watch], until deadline: Double?) -> [Readiness] {
         self.watches = watches
         self.deadline = deadline
-        let ready = SystemCalls.pollReady(watches, timeoutMilliseconds: 0).map { Readiness.descriptor($0.descriptor, $0.events) }
+        let ready = readiness(of: watches).map { Readiness.descriptor($0.descriptor, $0.events) }
         asleep = ready.isEmpty
         return ready
+    }
+
+    private func readiness(of watches: [Watch]) -> [Watch] {
+        guard let memory else { return SystemCalls.pollReady(watches, timeoutMilliseconds: 0) }
+        let real = watches.filter { !memory.owns($0.descriptor) }
+        return memory.readiness(of: watches) + (real.isEmpty ? [] : SystemCalls.pollReady(real, timeoutMilliseconds: 0))
     }
 
     /// Whether the real loop, asleep in its last wait, would wake at `now`.
     public func wakes(at now: Double) -> Bool {
         if !asleep { return true }
         if let deadline, deadline <= now { return true }
-        return !SystemCalls.pollReady(watches, timeoutMilliseconds: 0).isEmpty
+        return !readiness(of: watches).isEmpty
     }
 }

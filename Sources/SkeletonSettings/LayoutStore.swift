@@ -7,9 +7,13 @@ import SkeletonSystem
 /// that a reload with a broken file reports it and leaves the old one in force.
 public final class LayoutStore {
     public private(set) var directory: String
+    private let files: ConfigFiles
     private var cache: [String: Layout] = [:]
 
-    public init(directory: String) { self.directory = directory }
+    public init(directory: String, files: ConfigFiles = .system) {
+        self.directory = directory
+        self.files = files
+    }
 
     /// A name of the directory, or a file path (containing '/' or ending in .json).
     public func load(_ reference: String) -> Result<(name: String, layout: Layout), ProtocolError> {
@@ -22,10 +26,10 @@ public final class LayoutStore {
         case .failure(let e): return .failure(e)
         }
         if let cached = cache[path] { return .success((name, cached)) }
-        guard SystemCalls.fileExists(path) else {
+        guard files.exists(path) else {
             return .failure(ProtocolError(.unknownLayout, isPath ? "no layout file \(path)" : "no layout named \"\(reference)\" in \(directory) (looked for \(path))"))
         }
-        switch LayoutLoader.load(path: path) {
+        switch read(path) {
         case .success(let layout):
             cache[path] = layout
             return .success((name, layout))
@@ -38,7 +42,7 @@ public final class LayoutStore {
     /// them); nil when there is no such file.
     public func source(of reference: String) -> StartSource? {
         if reference == BuiltinLayout.name { return StartSource(name: BuiltinLayout.name, text: Array(BuiltinLayout.text.utf8), path: nil) }
-        guard case .success(let (name, path)) = location(of: reference), let text = SystemCalls.readFile(path) else { return nil }
+        guard case .success(let (name, path)) = location(of: reference), case .success(let text) = files.read(path) else { return nil }
         return StartSource(name: name, text: text, path: path)
     }
 
@@ -66,12 +70,20 @@ public final class LayoutStore {
         }
         var problems: [String] = []
         for path in cache.keys.sorted() {
-            switch LayoutLoader.load(path: path) {
+            switch read(path) {
             case .success(let layout): cache[path] = layout
             case .failure(let error): problems += error.lines
             }
         }
         return problems
+    }
+
+    private func read(_ path: String) -> Result<Layout, LayoutError> {
+        switch files.read(path) {
+        case .success(let bytes): return LayoutLoader.load(text: bytes, file: path)
+        case .failure(let error):
+            return .failure(LayoutError(file: path, issues: [LayoutIssue(path: "", message: "cannot read the file: \(error)")]))
+        }
     }
 
     public static var builtin: (name: String, layout: Layout) { (BuiltinLayout.name, BuiltinLayout.layout) }

@@ -57,14 +57,7 @@ public struct Settings: Sendable, Equatable {
     /// The mark that keeps a restarted daemon from covering the app (see `HiddenMark`).
     public var hiddenMark: HiddenMark { HiddenMark(socketPath: socketPath) }
 
-    /// Reads a settings file; every problem is reported with its JSON path.
-    public static func load(path: String) -> Result<Settings, LayoutError> {
-        guard let bytes = SystemCalls.readFile(path) else {
-            return .failure(LayoutError(file: path, issues: [LayoutIssue(path: "", message: "cannot read the settings file")]))
-        }
-        return parse(bytes, file: path)
-    }
-
+    /// Parses a settings file's bytes; every problem is reported with its JSON path.
     public static func parse(_ bytes: [UInt8], file: String) -> Result<Settings, LayoutError> {
         let document: JSONValue
         do { document = try JSONValue.parse(bytes) } catch {

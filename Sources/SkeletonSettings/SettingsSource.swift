@@ -6,10 +6,13 @@ public struct SettingsSource: Sendable {
     public var path: String?
     public var pathIsDefault: Bool
     public var apply: @Sendable (inout Settings) -> Void
+    /// Where the settings file and the layouts are read.
+    public var files: ConfigFiles
 
-    public init(path: String?, pathIsDefault: Bool, apply: @escaping @Sendable (inout Settings) -> Void) {
+    public init(path: String?, pathIsDefault: Bool, files: ConfigFiles = .system, apply: @escaping @Sendable (inout Settings) -> Void) {
         self.path = path
         self.pathIsDefault = pathIsDefault
+        self.files = files
         self.apply = apply
     }
 
@@ -17,10 +20,15 @@ public struct SettingsSource: Sendable {
     public func load() -> Result<Settings, LayoutError> {
         var settings = Settings()
         if let path {
-            if SystemCalls.fileExists(path) || !pathIsDefault {
-                switch Settings.load(path: path) {
-                case .success(let s): settings = s
-                case .failure(let e): return .failure(e)
+            if files.exists(path) || !pathIsDefault {
+                switch files.read(path) {
+                case .success(let bytes):
+                    switch Settings.parse(bytes, file: path) {
+                    case .success(let s): settings = s
+                    case .failure(let e): return .failure(e)
+                    }
+                case .failure:
+                    return .failure(LayoutError(file: path, issues: [LayoutIssue(path: "", message: "cannot read the settings file")]))
                 }
             }
         }

@@ -20,7 +20,7 @@ import Testing
         """##
 
     func screenEqualsRender(_ d: SteppedDaemon, content: LayoutContent) throws -> Bool {
-        guard case .success(let layout) = LayoutLoader.load(path: d.directory + "/layouts/splash.json") else { return false }
+        let layout = try d.layout("splash")
         let expected = PixelBuffer(size: d.screen.size)
         FrameRenderer(layout: layout, outputSize: d.screen.size, content: content, sprites: d.daemon.host.sprites)
             .renderFull(at: 0, into: expected.canvas)

@@ -7,13 +7,13 @@ import Testing
 /// A client that sends and never reads holds up nobody: it is read a bounded share per loop
 /// turn, stops being read or served once its replies pile up unread, and loses nothing.
 @Suite struct ControlServerTests {
-    /// Sends as much as the socket takes without blocking; returns the bytes sent.
-    func flood(_ fd: Int32, with line: [UInt8], upTo limit: Int) -> Int {
+    /// Sends whole lines as long as the connection takes them without waiting; returns the bytes sent.
+    func flood(_ client: any SteppedClient, with line: [UInt8], upTo limit: Int) -> Int {
         var sent = 0
         while sent < limit {
-            let n = line.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
-            if n <= 0 { break }
+            let n = client.sendNow(line)
             sent += n
+            if n < line.count { break }
         }
         return sent
     }
@@ -22,11 +22,11 @@ import Testing
         let d = try SteppedDaemon(layouts: ["default": TestLayouts.simpleText], start: "default")
         let flooder = try d.connect()
         let line = Array(#"{"command": "tree"}"#.utf8) + [0x0A]
-        var sent = flood(flooder.fd, with: line, upTo: 100 << 20)
+        var sent = flood(flooder, with: line, upTo: 100 << 20)
         let pinger = try d.connect()
         for round in 0..<20 {
             // The flooder keeps the socket full; the ping is answered within two loop turns.
-            sent += flood(flooder.fd, with: line, upTo: 100 << 20)
+            sent += flood(flooder, with: line, upTo: 100 << 20)
             pinger.send("{\"command\": \"ping\", \"id\": \(round)}\n")
             let pong = d.reply(pinger, maxTurns: 2)
             #expect(pong?["id"]?.numberValue == Double(round))

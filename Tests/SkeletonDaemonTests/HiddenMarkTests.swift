@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func aMarkFromAnEarlierBootIsRemovedAndTheSkeletonShown() throws {
-        let d = try SteppedDaemon(layouts: ["default": TestLayouts.simpleText], start: nil)
+        let d = try SteppedDaemon(layouts: ["default": TestLayouts.simpleText], start: nil, storage: .disk)
         let mark = HiddenMark(socketPath: d.socketPath)
         try "not this boot\n".write(toFile: mark.path, atomically: true, encoding: .utf8)
         let second = try SteppedDaemon(layouts: ["default": TestLayouts.simpleText], start: "default", sharing: d)
@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func aMarkOfThisBootKeepsTheSkeletonHiddenAndSaysWhy() throws {
-        let d = try SteppedDaemon(layouts: ["default": TestLayouts.simpleText], start: "default")
+        let d = try SteppedDaemon(layouts: ["default": TestLayouts.simpleText], start: "default", storage: .disk)
         let c = try d.connect()
         #expect(d.request(c, #"{"command": "hide", "transition": {"kind": "none"}}"#)?["hidden"] == true)
         #expect(HiddenMark(socketPath: d.socketPath).state == .set)

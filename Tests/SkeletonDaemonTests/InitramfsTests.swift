@@ -31,7 +31,7 @@ import Testing
 
     /// A daemon from the initramfs whose chroot is recorded instead of made.
     func initramfsDaemon(roots: Box<[String]>) throws -> SteppedDaemon {
-        let d = try SteppedDaemon(layouts: Self.layouts, start: "a", initramfs: true)
+        let d = try SteppedDaemon(layouts: Self.layouts, start: "a", initramfs: true, storage: .disk)
         d.daemon.rootSwitch.executable = FakeRoot.executable
         d.daemon.rootSwitch.changeRoot = { path throws(Errno) in roots.value.append(path) }
         return d
@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func aChrootThatFailsGivesTheDisplayBackToo() throws {
-        let d = try SteppedDaemon(layouts: Self.layouts, start: "a", initramfs: true)
+        let d = try SteppedDaemon(layouts: Self.layouts, start: "a", initramfs: true, storage: .disk)
         let root = try FakeRoot(withExecutable: true)
         d.daemon.rootSwitch.executable = FakeRoot.executable
         d.daemon.rootSwitch.changeRoot = { path throws(Errno) in throw Errno(1, call: "chroot \(path)") }
@@ -101,7 +101,7 @@ import Testing
         let roots = Box<[String]>([])
         let name = "/skeletond-test-\(UUID().uuidString.prefix(8))"
         let d = try SteppedDaemon(layouts: Self.layouts, start: "a", settings: #"{"plymouth": {"listen": true, "socket": "\#(name)"}}"#,
-                                  initramfs: true)
+                                  initramfs: true, storage: .disk)
         d.daemon.rootSwitch.executable = FakeRoot.executable
         d.daemon.rootSwitch.changeRoot = { path throws(Errno) in roots.value.append(path) }
         let root = try FakeRoot(withExecutable: true)

@@ -28,33 +28,54 @@ final class MemoryCapturingProvider: DisplayProvider {
     func drainWatch() {}
 }
 
-/// A daemon in this process on a manual clock: each `step` moves the clock and runs loop turns
-/// that never sleep; clients talk to it over its real socket.
+/// A daemon in this process on a manual clock: each `step` moves the clock and runs the loop
+/// turns the real loop would run on the way. With `.memory` (the default) it touches no file
+/// system: its settings and layouts are files in memory and its control connections a
+/// `MemoryTransport`; with `.disk` they are files in a temporary directory and a real socket,
+/// for what is about files and sockets themselves (marks, restarts, the frame cache).
 final class SteppedDaemon {
+    enum Storage { case memory, disk }
+
+    let storage: Storage
     let directory: String
+    let layoutTexts: [String: String]
     let clock = ManualClock(now: 100)
     let provider = MemoryCapturingProvider()
     let daemon: Daemon
     let lines = LogLines()
-    let events = SteppedEventSource()
+    let events: SteppedEventSource
+    let transport: MemoryTransport?
 
     /// `sharing`: a daemon that ran before in the same directory, with the same socket path
     /// (it is shut down first), as a restart. `initramfs`: as the daemon started in the initramfs.
     init(layouts: [String: String], start: String?, size: Size = Size(width: 200, height: 100), sharing earlier: SteppedDaemon? = nil,
-         heads: [String]? = nil, settings settingsText: String = "{}", initramfs: Bool = false) throws {
+         heads: [String]? = nil, settings settingsText: String = "{}", initramfs: Bool = false, storage: Storage = .memory) throws {
         provider.heads = heads
+        self.storage = earlier?.storage ?? storage
+        layoutTexts = layouts
         if let earlier {
             earlier.shutdown()
             earlier.ownsDirectory = false
             directory = earlier.directory
         } else {
-            directory = FileManager.default.temporaryDirectory.appendingPathComponent("stepped-\(UUID().uuidString.prefix(8))").path
+            let base = self.storage == .disk ? FileManager.default.temporaryDirectory.path : "/memory"
+            directory = base + "/stepped-\(UUID().uuidString.prefix(8))"
         }
-        try FileManager.default.createDirectory(atPath: directory + "/layouts", withIntermediateDirectories: true)
-        for (name, text) in layouts {
-            try text.write(toFile: directory + "/layouts/\(name).json", atomically: true, encoding: .utf8)
+        var files = ConfigFiles.system
+        if self.storage == .disk {
+            try FileManager.default.createDirectory(atPath: directory + "/layouts", withIntermediateDirectories: true)
+            for (name, text) in layouts {
+                try text.write(toFile: directory + "/layouts/\(name).json", atomically: true, encoding: .utf8)
+            }
+            try settingsText.write(toFile: directory + "/settings.json", atomically: true, encoding: .utf8)
+            transport = nil
+        } else {
+            var contents = [directory + "/settings.json": Array(settingsText.utf8)]
+            for (name, text) in layouts { contents[directory + "/layouts/\(name).json"] = Array(text.utf8) }
+            files = .memory(contents)
+            transport = MemoryTransport()
         }
-        try settingsText.write(toFile: directory + "/settings.json", atomically: true, encoding: .utf8)
+        events = SteppedEventSource(memory: transport)
         var flags = RunFlags()
         flags.config = directory + "/settings.json"
         flags.socket = directory + "/control.sock"
@@ -63,10 +84,12 @@ final class SteppedDaemon {
         flags.frameCache = "none"
         flags.backend = .memory
         flags.size = size
-        guard case .success(let settings) = flags.settingsSource.load() else { throw HarnessError("settings") }
+        var source = flags.settingsSource
+        source.files = files
+        guard case .success(let settings) = source.load() else { throw HarnessError("settings") }
         let lines = self.lines
-        daemon = Daemon(settingsSource: flags.settingsSource, settings: settings, logger: Logger(level: .debug) { lines.add($0) },
-                        clock: clock, provider: provider, events: events, initramfs: initramfs)
+        daemon = Daemon(settingsSource: source, settings: settings, logger: Logger(level: .debug) { lines.add($0) },
+                        clock: clock, provider: provider, events: events, transport: transport, initramfs: initramfs)
         try daemon.start()
         daemon.turn()
         step(to: clock.now)
@@ -77,7 +100,7 @@ final class SteppedDaemon {
 
     deinit {
         if !isShutDown { daemon.shutdown() }
-        if ownsDirectory { try? FileManager.default.removeItem(atPath: directory) }
+        if ownsDirectory && storage == .disk { try? FileManager.default.removeItem(atPath: directory) }
     }
 
     func shutdown() {
@@ -106,15 +129,18 @@ final class SteppedDaemon {
         if time > clock.now { clock.set(time) }
     }
 
-    func connect() throws -> TestClient { try TestClient(path: socketPath) }
+    func connect() throws -> any SteppedClient {
+        if let transport { return MemoryClient(transport.connect()) }
+        return try TestClient(path: socketPath)
+    }
 
     /// Sends a request and turns the loop (the clock standing still) until its reply arrives.
-    func request(_ client: TestClient, _ json: String, maxTurns: Int = 50) -> JSONValue? {
+    func request(_ client: any SteppedClient, _ json: String, maxTurns: Int = 50) -> JSONValue? {
         client.send(json + "\n")
         return reply(client, maxTurns: maxTurns)
     }
 
-    func reply(_ client: TestClient, maxTurns: Int = 50) -> JSONValue? {
+    func reply(_ client: any SteppedClient, maxTurns: Int = 50) -> JSONValue? {
         for _ in 0..<maxTurns {
             if let r = client.readReply(seconds: 0) { return r }
             guard events.wakes(at: clock.now) else { return nil }
@@ -125,12 +151,21 @@ final class SteppedDaemon {
 
     /// What `skeletond render` draws for a layout file of this daemon at the output size.
     func render(_ name: String, overrides: PresentationOverrides = PresentationOverrides(), at time: Double = 0, size: Size? = nil) throws -> PixelBuffer {
-        guard case .success(let layout) = LayoutLoader.load(path: directory + "/layouts/\(name).json") else { throw HarnessError("layout \(name)") }
+        let layout = try self.layout(name)
         let size = size ?? screen.size
         let renderer = FrameRenderer(layout: layout, outputSize: size, overrides: overrides)
         let image = PixelBuffer(size: size)
         renderer.renderFull(at: time, into: image.canvas)
         return image
+    }
+
+    /// A layout of this daemon, as the daemon reads it.
+    func layout(_ name: String) throws -> Layout {
+        guard let text = layoutTexts[name],
+              case .success(let layout) = LayoutLoader.load(text: Array(text.utf8), file: directory + "/layouts/\(name).json") else {
+            throw HarnessError("layout \(name)")
+        }
+        return layout
     }
 
     func logContains(_ text: String) -> Bool { lines.all.contains { $0.contains(text) } }

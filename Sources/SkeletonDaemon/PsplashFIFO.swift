@@ -4,11 +4,14 @@ import SkeletonSystem
 
 /// psplash's FIFO (`/run/psplash_fifo` on Yocto images): the commands `psplash-write` and boot
 /// scripts write (`PROGRESS N`, `MSG TEXT`, `QUIT`), read as psplash reads them, so images whose
-/// scripts drive psplash drive skeletond unchanged. The FIFO is made if missing and removed on
-/// close; the daemon holds its write end as well, so writers coming and going never end it.
+/// scripts drive psplash drive skeletond unchanged. The FIFO is made if missing, and removed on
+/// close only when the daemon made it and it is still that FIFO (whatever was put at its path
+/// since stays); the daemon holds its write end as well, so writers coming and going never end it.
 final class PsplashFIFO {
     let path: String
     private let fd: FileDescriptor
+    /// The FIFO the daemon made, to remove at close; nil when it was there before.
+    private let made: FileIdentity?
     private let logger: Logger
     private var framer = PsplashFramer()
     /// Carries out one command.
@@ -17,7 +20,9 @@ final class PsplashFIFO {
     init(path: String, logger: Logger) throws(Errno) {
         self.path = path
         self.logger = logger
-        fd = try SystemCalls.openFIFO(path)
+        let (fd, made, identity) = try SystemCalls.openFIFO(path)
+        self.fd = fd
+        self.made = made ? identity : nil
     }
 
     var watches: [Watch] { [Watch(descriptor: fd, events: .readable)] }
@@ -46,6 +51,11 @@ final class PsplashFIFO {
 
     func close() {
         fd.close()
-        try? SystemCalls.unlink(path)
+        guard let made else { return }
+        if SystemCalls.identity(atPath: path) == made {
+            try? SystemCalls.unlink(path)
+        } else {
+            logger.warning("psplash: \(path) is no longer the FIFO this daemon made; left in place")
+        }
     }
 }

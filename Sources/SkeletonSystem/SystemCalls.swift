@@ -416,15 +416,29 @@ package enum SystemCalls {
     /// mkfifo(3) `path` (mode 0620: root writes, and the group it names) unless a FIFO is there,
     /// then open(2)s it for reading and writing without blocking: holding the write end too,
     /// the reader never sees end-of-file when a writer closes. Something else at `path` is an error.
-    package static func openFIFO(_ path: String) throws(Errno) -> FileDescriptor {
+    package static func openFIFO(_ path: String) throws(Errno) -> (FileDescriptor, made: Bool, identity: FileIdentity) {
         var info = stat()
+        var made = false
         if lstat(path, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFIFO else { throw Errno(EEXIST, call: "mkfifo \(path) (something that is not a FIFO is there)") }
         } else {
             _ = try retryingOnInterrupt("mkfifo \(path)") { mkfifo(path, 0o620) }
+            made = true
         }
-        let fd = try retryingOnInterrupt("open \(path)") { open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) }
-        return FileDescriptor(rawValue: fd)
+        // O_NOFOLLOW: a symbolic link put there since is refused, not followed.
+        let fd = try retryingOnInterrupt("open \(path)") { open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW) }
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFIFO else {
+            Glibc.close(fd)
+            throw Errno(EEXIST, call: "open \(path) (something that is not a FIFO is there)")
+        }
+        return (FileDescriptor(rawValue: fd), made, FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
+    }
+
+    /// lstat(2): the file at `path` itself (a symbolic link is not followed), nil when there is none.
+    package static func identity(atPath path: String) -> FileIdentity? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
     /// Creates or truncates `path` (mode 0600) and writes `bytes`.

@@ -108,7 +108,7 @@ final class ControlServer {
                 logger.debug("client \(client.number) connected (uid \(credentials.uid), pid \(credentials.pid))")
             } else {
                 let who = credentials.map { "uid \($0.uid)" } ?? "an unknown peer"
-                logger.warning("refused a control connection from \(who): only root and the socket's group may connect")
+                logger.limited(.warning, key: "refused connection", "refused a control connection from \(who): only root and the socket's group may connect")
                 client.reply(.error(id: nil, ProtocolError(.permissionDenied,
                     "permission denied: only root and members of the socket's group may control skeletond")))
                 _ = client.writePending()

@@ -214,6 +214,7 @@ public final class Daemon {
         psplash?.close()
         if initramfs { InitramfsStart.removeMarker(socketPath: settings.socketPath) }
         host.shutdown(retained: session.retained)
+        logger.countUnsaidRepeats()
         logger.info("stopped")
         logger.releaseHeldLines()
     }

@@ -1,22 +1,27 @@
 import SkeletonSettings
 import SkeletonSystem
 
-
-/// Writes `<N>message` lines to standard error, or to a sink in tests.
+/// Writes `<N>message` lines to standard error, or to a sink in tests. Every message is one
+/// line: control characters in it are escaped (`LogEscaping`), whatever text from outside it
+/// carries. Repeated complaints go through `limited`.
 public final class Logger: @unchecked Sendable {
     public var level: LogLevel
     private let sink: (@Sendable (String) -> Void)?
     /// Lines kept back while start-up is racing to its first frame (see `holdRoutineLines`).
     private var held: [String]?
+    private var repeats = RepeatLimiter()
+    private let clock: @Sendable () -> Double
 
-    public init(level: LogLevel = .info, sink: (@Sendable (String) -> Void)? = nil) {
+    /// `clock`: what `limited` counts its windows in (nil: the monotonic clock).
+    public init(level: LogLevel = .info, sink: (@Sendable (String) -> Void)? = nil, clock: (@Sendable () -> Double)? = nil) {
         self.level = level
+        self.clock = clock ?? { SystemCalls.monotonicSeconds() }
         self.sink = sink
     }
 
     public func log(_ messageLevel: LogLevel, _ message: @autoclosure () -> String) {
         guard messageLevel <= level else { return }
-        let line = "<\(messageLevel.rawValue)>" + message() + "\n"
+        let line = "<\(messageLevel.rawValue)>" + LogEscaping.escaped(message()) + "\n"
         if held != nil && messageLevel >= .notice {
             held?.append(line)
             return
@@ -41,6 +46,20 @@ public final class Logger: @unchecked Sendable {
     private func emit(_ text: String) {
         if let sink { sink(text); return }
         StandardError.write(text)
+    }
+
+    /// A complaint that a client can repeat at will (a bad byte, a line that cannot be read):
+    /// at most a few lines of one `key` per ten seconds, then a count of those left out.
+    public func limited(_ messageLevel: LogLevel, key: String, _ message: @autoclosure () -> String) {
+        guard messageLevel <= level else { return }
+        let (admitted, dropped) = repeats.admit(key, now: clock())
+        guard admitted else { return }
+        log(messageLevel, message() + (dropped > 0 ? " (\(dropped) more like it not logged)" : ""))
+    }
+
+    /// Says how many complaints of each key were left out and not yet counted in a line.
+    public func countUnsaidRepeats() {
+        for (key, dropped) in repeats.takeUnsaid() { log(.notice, "\(dropped) more \(key) complaints were not logged") }
     }
 
     public func error(_ m: @autoclosure () -> String) { log(.error, m()) }

@@ -34,7 +34,7 @@ struct PlymouthAdapter {
             notes.mode = request.text
         case .systemUpdate:
             guard let value = Int(request.text), (0...100).contains(value) else {
-                logger.warning("plymouth: system-update progress \"\(request.text)\" is not a whole number from 0 to 100; ignored")
+                logger.limited(.warning, key: "plymouth system-update", "plymouth: system-update progress \"\(request.text)\" is not a whole number from 0 to 100; ignored")
                 return .answer(.ack)
             }
             notes.progress = value
@@ -68,7 +68,7 @@ struct PlymouthAdapter {
             logger.info("plymouth: quit\(retain ? " --retain-splash" : "")")
             return .command(.hide(HideRequest(transition: TransitionSpec.none, retain: retain)), answer: acknowledged)
         case .password, .cachedPassword, .question, .keystroke:
-            logger.notice("plymouth: answered a \(Self.describe(request.command)) (\"\(request.text)\") with no answer: skeletond shows no prompts, so the asking program asks on its own")
+            logger.limited(.notice, key: "plymouth prompt", "plymouth: answered a \(Self.describe(request.command)) (\"\(request.text)\") with no answer: skeletond shows no prompts, so the asking program asks on its own")
             return .answer(.noAnswer)
         case .newRoot:
             // update-root-fs --new-root-dir: only the daemon from the initramfs has a root to move.
@@ -91,7 +91,7 @@ struct PlymouthAdapter {
         case .error:
             logger.info("plymouth: a boot error was reported")
         case .unknown(let byte):
-            logger.info("plymouth: unknown request \(byte) (\"\(Character(Unicode.Scalar(byte)))\"); answered with a NAK")
+            logger.limited(.info, key: "plymouth unknown request", "plymouth: unknown request \(byte) (\"\(Character(Unicode.Scalar(byte)))\"); answered with a NAK")
             return .answer(.nak)
         }
         return .answer(.ack)

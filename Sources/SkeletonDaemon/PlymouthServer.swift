@@ -108,13 +108,13 @@ final class PlymouthServer {
             if c.uid == 0 {
                 reply = execute(request)
             } else {
-                logger.warning("plymouth: refused a request from uid \(c.uid.map(String.init) ?? "unknown"): only root may drive the splash")
+                logger.limited(.warning, key: "plymouth refused", "plymouth: refused a request from uid \(c.uid.map(String.init) ?? "unknown"): only root may drive the splash")
                 reply = .nak
             }
             c.output += reply.bytes
         }
         if c.framer.isBroken {
-            logger.warning("plymouth: a request whose argument does not end where its size says; answered with a NAK and closed the connection")
+            logger.limited(.warning, key: "plymouth framing", "plymouth: a request whose argument does not end where its size says; answered with a NAK and closed the connection")
             c.output += PlymouthReply.nak.bytes
             flush(c)
             drop(c)

@@ -43,7 +43,7 @@ final class PsplashFIFO {
             for result in framer.push(buffer[..<count]) {
                 switch result {
                 case .success(let command): execute(command)
-                case .failure(let error): logger.warning("psplash: \(path): \(error); ignored")
+                case .failure(let error): logger.limited(.warning, key: "psplash line", "psplash: \(path): \(error); ignored")
                 }
             }
         }

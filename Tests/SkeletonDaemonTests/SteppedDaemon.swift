@@ -87,8 +87,8 @@ final class SteppedDaemon {
         var source = flags.settingsSource
         source.files = files
         guard case .success(let settings) = source.load() else { throw HarnessError("settings") }
-        let lines = self.lines
-        daemon = Daemon(settingsSource: source, settings: settings, logger: Logger(level: .debug) { lines.add($0) },
+        let lines = self.lines, clock = self.clock
+        daemon = Daemon(settingsSource: source, settings: settings, logger: Logger(level: .debug, sink: { lines.add($0) }, clock: { clock.now }),
                         clock: clock, provider: provider, events: events, transport: transport, initramfs: initramfs)
         try daemon.start()
         daemon.turn()

@@ -1,0 +1,43 @@
+import Foundation
+@testable import SkeletonDaemon
+import SkeletonProtocol
+import Testing
+
+/// What comes from outside cannot forge a log line, and a complaint a client can repeat at will
+/// costs a few lines and a count.
+@Suite struct LogTests {
+    @Test func controlCharactersAreEscaped() {
+        #expect(LogEscaping.escaped("plain text, é ✓") == "plain text, é ✓")
+        #expect(LogEscaping.escaped("x\n<3>FORGED") == "x\\n<3>FORGED")
+        #expect(LogEscaping.escaped("a\r\tb\u{1B}[31mc\u{7F}\u{85}\u{2028}") == "a\\r\\tb\\x1B[31mc\\x7F\\x85\\u{2028}")
+    }
+
+    func plymouthDaemon() throws -> (SteppedDaemon, TestClient) {
+        let name = "/skeletond-test-\(UUID().uuidString.prefix(8))"
+        let d = try SteppedDaemon(layouts: PlymouthTests.layouts, start: "a", settings: #"{"plymouth": {"listen": true, "socket": "\#(name)"}}"#)
+        return (d, try TestClient(path: "@" + name))
+    }
+
+    @Test func aPromptCannotForgeALine() throws {
+        let (d, p) = try plymouthDaemon()
+        p.send(PlymouthRequest(command: .password, argument: Array("x\n<3>FORGED: the disk is on fire".utf8)).bytes)
+        d.step(to: d.clock.now)
+        #expect(p.readBytes(1, seconds: 0) == PlymouthReply.noAnswer.bytes)
+        let lines = d.lines.all.flatMap { $0.split(separator: "\n") }
+        #expect(!lines.contains { $0.hasPrefix("<3>") }, "\(lines.filter { $0.contains("FORGED") })")
+        #expect(lines.contains { $0.contains("(\"x\\n<3>FORGED: the disk is on fire\")") })
+    }
+
+    @Test func aThousandUnknownRequestsCostFiveLinesAndACount() throws {
+        let (d, p) = try plymouthDaemon()
+        p.send([UInt8](repeating: 0x5A, count: 1)  + [0] + Array(repeating: [0x5A, 0], count: 999).flatMap { $0 })
+        for _ in 0..<50 { d.step(to: d.clock.now) ; _ = p.readBytes(1000, seconds: 0) }
+        let unknown = { d.lines.all.filter { $0.contains("plymouth: unknown request 90") } }
+        #expect(unknown().count == 5)
+        d.step(to: d.clock.now + 11)
+        p.send([0x5A, 0])
+        d.step(to: d.clock.now)
+        #expect(unknown().count == 6)
+        #expect(unknown().last?.contains("(995 more like it not logged)") == true, "\(unknown().last ?? "")")
+    }
+}

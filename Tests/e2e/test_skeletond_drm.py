@@ -49,7 +49,7 @@ sys.dont_write_bytecode = True
 
 import png  # noqa: E402
 import qemu_harness  # noqa: E402
-from test_minimal_c import Checker, build_c_program  # noqa: E402
+from test_harness_minimal_c import Checker, build_c_program  # noqa: E402
 
 OUT = REPO / "build" / "e2e" / "skeletond"
 HOST_TOOL = REPO / ".build" / "debug" / "skeletond"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end check of the QEMU display harness with the C reference client.
 
-    python3 Tests/e2e/test_minimal_c.py [--device VGA] [--device virtio-gpu-pci] [--keep-going]
+    python3 Tests/e2e/test_harness_minimal_c.py [--device VGA] [--device virtio-gpu-pci] [--keep-going]
 
 Builds scripts/qemu/minimal-modeset.c statically, boots it under each display device, takes a
 screenshot after its first frame and checks that the whole screen is 0x3498DB at the mode

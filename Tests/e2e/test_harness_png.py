@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Self-test for Tests/e2e/png.py (no QEMU needed): python3 Tests/e2e/test_png.py"""
+"""Self-test for Tests/e2e/png.py (no QEMU needed): python3 Tests/e2e/test_harness_png.py"""
 
 import os
 import random

@@ -156,7 +156,7 @@ def main() -> int:
     try:
         qemu_harness.make_initramfs.kernel_dir()
     except FileNotFoundError as e:
-        print(f"SKIP: {e}")
+        print(f"  FAIL a kernel is cached: {e}")
         print("0 passed, 1 failed")
         return 1
     binary = build_c_program()

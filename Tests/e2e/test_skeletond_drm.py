@@ -11,8 +11,10 @@ boots once and runs, in the guest:
      output's mode, pixel for pixel (with xres/yres unlike the design size: the scale rule);
   3. `skeletonctl update --tint`: the next screenshot equals the render with that tint;
   4. an animated gradient: two screenshots a moment apart differ, only inside skeleton shapes;
-     then short sweeps with long pauses: after many frames drawn through the back buffer
-     (damage only), a screenshot in a pause equals the render, pixel for pixel;
+     then short sweeps with long pauses (shown again so that the cycle starts at a known time):
+     after two sweeps' frames drawn through the back buffer (damage only), each of three
+     screenshots in the second pause (each taken in a pause, by the guest's clock) equals the
+     render, pixel for pixel;
   5. `skeletonctl hide` (no retain): the console that was there before is back;
      `show` again, then `hide --retain`: the last frame stays;
   6. SIGTERM while animating: the saved CRTC (the console) is back, no error in the log.
@@ -76,12 +78,19 @@ ANIMATED = dict(SOLID, name="animated",
                               "animation": {"direction": "leftRight", "duration": 1.5},
                               "transition": {"kind": "none"}})
 # Short sweeps and long pauses: in a pause the band is off every shape, so the screen must equal
-# the render exactly, whatever the frames drawn before it left behind.
+# the render exactly, whatever the frames drawn before it left behind. The cycle (0.4 s of sweep,
+# 3.6 s of pause) starts when the skeleton is shown; the guest shows it again with this layout in
+# force, between two marks, and takes its shots in the second pause (4.4 to 8 s after the show).
 PAUSED = dict(SOLID, name="paused",
               presentation={"style": "gradient", "animated": True,
-                            "animation": {"direction": "leftRight", "duration": 0.4, "pause": 2.0},
+                            "animation": {"direction": "leftRight", "duration": 0.4, "pause": 3.6},
                             "transition": {"kind": "none"}})
 PAUSED_AT = 1.0  # seconds into the cycle: in the pause
+PAUSED_SWEEP, PAUSED_PERIOD = 0.4, 4.0
+# After a sweep ends, the frame that shows its end (the band off every shape) is drawn at the next
+# tick of the frame clock: well within this (under TCG, frames come every 16 to 50 ms).
+PAUSED_SETTLE = 0.25
+PAUSE_SHOTS = ("pause1", "pause2", "pause3")
 # Another background under the same shapes, shown with a quarter-second dissolve: the last frame
 # of the dissolve must be this layout exactly, not the 99 % frame before it.
 DISSOLVE = dict(SOLID, name="dissolve", canvas=dict(SOLID["canvas"], background="#D6EAF8"),
@@ -156,11 +165,16 @@ shot anim1
 usleep 300000
 shot anim2
 ctl update paused || fail "switch to the paused sweep failed"
-usleep 2500000
+# Shown again with the paused sweep in force (and the tint): its cycle starts between the marks.
+ctl hide --transition none --wait || fail "hide before the paused sweep failed"
+mark paused-show
+ctl show --transition none --wait || fail "show with the paused sweep failed"
+mark paused-shown
+usleep 4900000
 shot pause1
-usleep 500000
+usleep 600000
 shot pause2
-usleep 500000
+usleep 600000
 shot pause3
 ctl hide --transition none --wait || fail "hide failed"
 shot hidden
@@ -472,6 +486,48 @@ def start_up_figures(log: str) -> dict:
     return figures
 
 
+def pause_windows(log: str, marks: dict) -> dict[str, tuple[float, float] | None]:
+    """For each pause shot, the span of times into the paused sweep's cycle that the picture it
+    got can be from: from its request (@@SHOT's uptime) less the end of the show (mark
+    paused-shown), to its acknowledgement (@@SHOT_OK's uptime) less the start of the show (mark
+    paused-show); the cycle starts when the daemon shows, between the two marks."""
+    shown_from, shown_to = marks.get("paused-show"), marks.get("paused-shown")
+    asked = {m.group(1): float(m.group(2)) for m in re.finditer(r"@@SHOT (\S+) ([\d.]+)", log)}
+    done = {m.group(1): float(m.group(2)) for m in re.finditer(r"@@SHOT_OK (\S+) ([\d.]+)", log)}
+    windows: dict[str, tuple[float, float] | None] = {}
+    for k in PAUSE_SHOTS:
+        if shown_from is None or shown_to is None or k not in asked or k not in done:
+            windows[k] = None
+        else:
+            windows[k] = (asked[k] - shown_to, done[k] - shown_from)
+    return windows
+
+
+def in_pause(window: tuple[float, float] | None) -> bool:
+    """The whole window lies in one pause, PAUSED_SETTLE after its sweep ended (and /proc/uptime's
+    10 ms grain at each end)."""
+    if window is None:
+        return False
+    start, end = window[0] - 0.01, window[1] + 0.01
+    cycle = int(start // PAUSED_PERIOD)
+    return start >= 0 and end // PAUSED_PERIOD == cycle and start - cycle * PAUSED_PERIOD >= PAUSED_SWEEP + PAUSED_SETTLE
+
+
+def check_paused_shots(c: Checker, name: str, shots: dict, expected: png.Image, windows: dict, out: Path) -> None:
+    """Every shot of PAUSE_SHOTS was taken in a pause, and each equals the render in a pause."""
+    for k in PAUSE_SHOTS:
+        window = windows.get(k)
+        when = f"{window[0]:.2f} to {window[1]:.2f} s into the cycle" if window else "no time known"
+        c.check(f"{name}: {k} was taken in a pause ({when})", in_pause(window),
+                f"the sweeps take {PAUSED_SWEEP} s of every {PAUSED_PERIOD} s (+{PAUSED_SETTLE} s for the frame after)")
+        if k not in shots:
+            c.check(f"{name}: {k} taken", False)
+            continue
+        d = png.compare(shots[k], expected, diff_path=out / f"diff-{k}.png")
+        print(f"  {k} vs the render in a pause: {d}")
+        c.check(f"{name}: after sweeps drawn by damage, {k} (in a pause) equals the render", d.ok, str(d))
+
+
 def host_render(layout: Path, size: tuple[int, int], out: Path, *extra: str) -> png.Image:
     subprocess.run([str(HOST_TOOL), "render", str(layout), "--out", str(out),
                     "--size", f"{size[0]}x{size[1]}", *extra], check=True)
@@ -565,16 +621,14 @@ def run_case(name: str, c: Checker, c_binary: Path) -> dict:
     c.check(f"{name}: animated screenshots differ", inside, str(d))
     c.check(f"{name}: they differ only inside skeleton shapes", not outside, f"e.g. {outside[:5]}")
 
-    # 2, continued: frames drawn through the back buffer leave nothing behind. The sweeps take 0.4 s of
-    # each 2.4 s and the screenshots are 0.5 s apart, so at most one of the three falls in a sweep.
-    # The tint set by the update above stays through the change of layout.
+    # 2, continued: frames drawn through the back buffer leave nothing behind. Every shot taken in a
+    # pause must equal the render, and each of the three must have been taken in one (the guest's
+    # clock says when: see pause_windows). The tint set by the update above stays through the
+    # change of layout.
     expected_pause = host_render(layouts / "paused.json", size, out / "expected-paused.png", "--at", str(PAUSED_AT),
                                  "--tint", TINT)
-    pauses = [png.compare(shots[k], expected_pause, diff_path=out / f"diff-{k}.png")
-              for k in ("pause1", "pause2", "pause3") if k in shots]
-    print(f"  sweeps with pauses, three screenshots vs the render in a pause: {', '.join(str(d) for d in pauses)}")
-    c.check(f"{name}: after sweeps drawn by damage, a screenshot in a pause equals the render",
-            any(d.ok for d in pauses), "; ".join(str(d) for d in pauses))
+    check_paused_shots(c, name, {k: shots[k] for k in PAUSE_SHOTS if k in shots}, expected_pause,
+                       pause_windows(log, r["guest_uptime"]["marks"]), out)
 
     # 5: hide restores the console; hide --retain keeps the last frame.
     d = png.compare(shots["hidden"], shots["console"], diff_path=out / "diff-hidden.png")

@@ -35,7 +35,7 @@ import png  # noqa: E402
 import qemu_harness  # noqa: E402
 from test_harness_minimal_c import Checker  # noqa: E402
 from test_skeletond_drm import TINT, case_files, host_render, static_tools_missing  # noqa: E402
-from test_skeletond_heads import CONSOLE_TEXT, console_is_back  # noqa: E402
+from console import CONSOLE_TEXT, console_is_back  # noqa: E402
 from test_skeletond_rotation import turned  # noqa: E402
 
 OUT = HERE.parents[1] / "build" / "e2e" / "fbdev"

@@ -1,15 +1,39 @@
 #!/usr/bin/env bash
-# Runs every test stage, prints what each found, and ends with one summary line.
+# Runs every test stage, prints what each found, and ends with a summary: the stages that
+# failed, the stages that were skipped and why, and one line `stages: N passed, M failed,
+# K skipped`.
+#
+# A stage is skipped (neither passed nor failed) when it exits 77 and has printed a line
+# `SKIPPED: <reason>` (the tests that need root do so when not run as root); exit 77 without
+# such a line counts as a failure. Tests that Swift Testing skips inside a stage that ran
+# (`.enabled(if:)`, e.g. the socket-access tests when not root) are listed with their reasons
+# too, under the stage's name.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-passed=0; failed=0; failures=()
+SKIP_STATUS=77
+passed=0; failed=0; skipped=0; failures=(); skips=(); inner_skips=()
 
 stage() {
     local name=$1; shift
     echo "== $name"
-    local began=$SECONDS
-    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); failures+=("$name"); fi
-    echo "== $name: $((SECONDS - began)) s"
+    local began=$SECONDS output rc reason line
+    output=$(mktemp)
+    "$@" 2>&1 | tee "$output"
+    rc=${PIPESTATUS[0]}
+    reason=$(grep -m1 -o 'SKIPPED: .*' "$output" | sed 's/^SKIPPED: //')
+    if [ "$rc" -eq 0 ]; then
+        passed=$((passed + 1))
+    elif [ "$rc" -eq "$SKIP_STATUS" ] && [ -n "$reason" ]; then
+        skipped=$((skipped + 1)); skips+=("$name: $reason")
+    else
+        failed=$((failed + 1)); failures+=("$name")
+    fi
+    # Swift Testing: `<symbol> Test NAME skipped: "REASON"` (or `Suite NAME skipped.`).
+    while IFS= read -r line; do
+        inner_skips+=("$name: $line")
+    done < <(grep -E '^[^ ]* ?(Test|Suite) .+ skipped(: "|\.$)' "$output" | sed -E 's/^[^ ]* ?((Test|Suite) )/\1/')
+    rm -f "$output"
+    echo "== $name: $((SECONDS - began)) s$([ "$rc" -eq 0 ] || echo ", exit $rc")"
 }
 
 stage "swift build" swift build
@@ -25,6 +49,8 @@ fi
 stage "Debian boot under QEMU" Tests/boot/run.sh
 
 echo
-if [ $failed -gt 0 ]; then echo "failed stages: ${failures[*]}"; fi
-echo "stages: $passed passed, $failed failed"
+for s in "${failures[@]}"; do echo "failed stage: $s"; done
+for s in "${skips[@]}"; do echo "skipped stage: $s"; done
+for s in "${inner_skips[@]}"; do echo "skipped test: $s"; done
+echo "stages: $passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]

@@ -16,8 +16,10 @@ with '@', it holds the card alone, its frame count has not moved), with `skeleto
 active and attached to it; `plymouth --ping` and `plymouth display-message` (Debian's client)
 are answered; after multi-user.target it is hidden and the text console is back; shown again,
 `systemctl poweroff` puts the console back. Case `real-root`: the same without the hook
-(`SKELETOND_INITRAMFS=no`), the daemon started by skeletond.service. Each reports the time from
-kernel start to the first skeleton frame. Case `no-executable`: the hook's initramfs, but the
+(`SKELETOND_INITRAMFS=no`), the daemon started by skeletond.service. Each prints the time from
+kernel start to the first skeleton frame as a figure (it moves with the machine's load), and
+checks that it is a real time: no later than when the guest saw the frame logged (the initramfs
+shot, or the probe in the real root). Case `no-executable`: the hook's initramfs, but the
 real root has lost /usr/bin/skeletond since: the initramfs daemon shows the skeleton, then at the
 switch gives the display back (the console, no frozen picture), says why, and exits. Case
 `dracut`: Debian's dracut instead of initramfs-tools, the package's dracut module, systemd in the
@@ -54,6 +56,8 @@ from test_plymouth_client import fetch_client  # noqa: E402
 from test_skeletond_drm import SOLID  # noqa: E402
 
 OUT = REPO / "build" / "boot"
+SKIPPED = 77  # exit status of a skipped test; scripts/test-all.sh lists it with its reason
+NEEDS_ROOT = "needs root: the root file system is built, installed into with chroot, and owned as in Debian"
 # The root file system: Debian 12 with systemd, its kernel and initramfs-tools. Documentation,
 # locales and the kernel modules no virtual machine here needs (sound, networking, media,
 # other GPUs...) are left out: the root is unpacked, imaged and booted for every case. cpio,
@@ -369,11 +373,43 @@ def check_case(c: Checker, case: str, result: dict, expected: png.Image, work: P
     c.check(f"{label}: hidden after multi-user.target", hidden.get("state") == "idle", json.dumps(hidden)[:200])
     c.check(f"{label}: skeletond.service still active after the hide", marker(result, "ACTIVE_AFTER_HIDE") == "active")
     c.check(f"{label}: shown again on request", marker(result, "SHOWN_AGAIN") == "ok")
-    first = marker(result, "FIRST_FRAME_UPTIME")
+    first = number(marker(result, "FIRST_FRAME_UPTIME"))
+    check_first_frame_time(c, label, first, seen_by(result, case))
+    return first
+
+
+def number(text: str | None) -> float | None:
     try:
-        return float(first) if first else None
+        return float(text.split()[0]) if text and text.split() else None
     except ValueError:
         return None
+
+
+def seen_by(result: dict, case: str) -> tuple[str, float | None]:
+    """The earliest guest uptime by which something outside the daemon had seen its first frame
+    logged: the initramfs marker script (it polls the log every 0.1 s, then asks for the
+    `initramfs` shot), else the probe in the real root when it read the line."""
+    if case in ("initramfs", "dracut"):
+        shoot = marker(result, "SHOOT")
+        if shoot and shoot.split()[0] == "initramfs":
+            return "the initramfs shot", number(" ".join(shoot.split()[1:]))
+    return "the probe in the real root", number(marker(result, "FIRST_FRAME_SEEN_BY"))
+
+
+# Both ends have a grain: the process's start time in clock ticks (10 ms, rounded down), the
+# daemon's milliseconds, and /proc/uptime's 10 ms.
+UPTIME_GRAIN = 0.02
+
+
+def check_first_frame_time(c: Checker, label: str, first: float | None, seen: tuple[str, float | None]) -> None:
+    """The first frame's time since the kernel started (the daemon's "ms after process start"
+    plus the process's start time) is a real time: after the kernel started, and no later than
+    the moment something outside the daemon saw the frame logged. How long it takes depends on
+    the machine's load under TCG (README: 6.5 to 39 s), so it is printed as a figure, not bounded."""
+    what, at = seen
+    c.check(f"{label}: the first frame's time since the kernel started lies between the kernel's start and {what}",
+            first is not None and at is not None and 0 < first <= at + UPTIME_GRAIN,
+            f"first frame {first} s, {what} at uptime {at} s")
 
 
 def main() -> int:
@@ -383,8 +419,8 @@ def main() -> int:
     args = parser.parse_args()
     cases = args.case or ["initramfs", "real-root", "no-executable", "dracut"]
     if os.geteuid() != 0:
-        print("needs root: the root file system is built, installed into with chroot, and owned as in Debian")
-        return 1
+        print(f"SKIPPED: {NEEDS_ROOT}")
+        return SKIPPED
     c = Checker()
     deb = args.deb or the_package()
     work_root = OUT / "cases"
@@ -414,8 +450,7 @@ def main() -> int:
     for case, t in first_frames.items():
         if case == "no-executable":
             continue
-        print(f"  {case}: kernel start to the first skeleton frame: {'%.2f s' % t if t is not None else 'unknown'}")
-        c.check(f"{case}: the first frame's time since the kernel started is known", t is not None)
+        print(f"  figure: {case}: kernel start to the first skeleton frame: {'%.2f s' % t if t is not None else 'unknown'}")
     if first_frames.get("initramfs") and first_frames.get("real-root"):
         c.check("the skeleton comes earlier from the initramfs", first_frames["initramfs"] < first_frames["real-root"],
                 f"{first_frames}")

@@ -208,6 +208,15 @@ def write(path: Union[str, Path], img: Image) -> Path:
     return p
 
 
+def crop(img: Image, x: int, y: int, width: int, height: int) -> Image:
+    """The rectangle (x, y, width, height) of the image, which must lie inside it."""
+    if x < 0 or y < 0 or x + width > img.width or y + height > img.height:
+        raise ValueError(f"crop {x},{y} {width}x{height} outside {img.width}x{img.height}")
+    c = img.channels
+    rows = (img.row(y + i)[x * c:(x + width) * c] for i in range(height))
+    return Image(width, height, c, b"".join(rows))
+
+
 def solid(width: int, height: int, color: Union[int, Sequence[int]]) -> Image:
     rgb = _rgb_bytes(color)
     return Image(width, height, 3, rgb * (width * height))

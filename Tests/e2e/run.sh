@@ -7,8 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 scripts/qemu/fetch-deps.sh
 scripts/build-static.sh
-python3 Tests/e2e/test_png.py
-python3 Tests/e2e/test_minimal_c.py
+python3 Tests/e2e/test_harness_png.py
+python3 Tests/e2e/test_harness_minimal_c.py
 python3 Tests/e2e/test_skeletond_drm.py
 python3 Tests/e2e/test_skeletond_fbdev.py
 python3 Tests/e2e/test_skeletond_rotation.py

@@ -11,8 +11,10 @@ boots once and runs, in the guest:
      output's mode, pixel for pixel (with xres/yres unlike the design size: the scale rule);
   3. `skeletonctl update --tint`: the next screenshot equals the render with that tint;
   4. an animated gradient: two screenshots a moment apart differ, only inside skeleton shapes;
-     then short sweeps with long pauses: after many frames drawn through the back buffer
-     (damage only), a screenshot in a pause equals the render, pixel for pixel;
+     then short sweeps with long pauses (shown again so that the cycle starts at a known time):
+     after two sweeps' frames drawn through the back buffer (damage only), each of three
+     screenshots in the second pause (each taken in a pause, by the guest's clock) equals the
+     render, pixel for pixel;
   5. `skeletonctl hide` (no retain): the console that was there before is back;
      `show` again, then `hide --retain`: the last frame stays;
   6. SIGTERM while animating: the saved CRTC (the console) is back, no error in the log.
@@ -49,7 +51,8 @@ sys.dont_write_bytecode = True
 
 import png  # noqa: E402
 import qemu_harness  # noqa: E402
-from test_minimal_c import Checker, build_c_program  # noqa: E402
+from console import CONSOLE_TEXT, console_is_back  # noqa: E402
+from test_harness_minimal_c import Checker, build_c_program  # noqa: E402
 
 OUT = REPO / "build" / "e2e" / "skeletond"
 HOST_TOOL = REPO / ".build" / "debug" / "skeletond"
@@ -76,12 +79,19 @@ ANIMATED = dict(SOLID, name="animated",
                               "animation": {"direction": "leftRight", "duration": 1.5},
                               "transition": {"kind": "none"}})
 # Short sweeps and long pauses: in a pause the band is off every shape, so the screen must equal
-# the render exactly, whatever the frames drawn before it left behind.
+# the render exactly, whatever the frames drawn before it left behind. The cycle (0.4 s of sweep,
+# 3.6 s of pause) starts when the skeleton is shown; the guest shows it again with this layout in
+# force, between two marks, and takes its shots in the second pause (4.4 to 8 s after the show).
 PAUSED = dict(SOLID, name="paused",
               presentation={"style": "gradient", "animated": True,
-                            "animation": {"direction": "leftRight", "duration": 0.4, "pause": 2.0},
+                            "animation": {"direction": "leftRight", "duration": 0.4, "pause": 3.6},
                             "transition": {"kind": "none"}})
 PAUSED_AT = 1.0  # seconds into the cycle: in the pause
+PAUSED_SWEEP, PAUSED_PERIOD = 0.4, 4.0
+# After a sweep ends, the frame that shows its end (the band off every shape) is drawn at the next
+# tick of the frame clock: well within this (under TCG, frames come every 16 to 50 ms).
+PAUSED_SETTLE = 0.25
+PAUSE_SHOTS = ("pause1", "pause2", "pause3")
 # Another background under the same shapes, shown with a quarter-second dissolve: the last frame
 # of the dissolve must be this layout exactly, not the 99 % frame before it.
 DISSOLVE = dict(SOLID, name="dissolve", canvas=dict(SOLID["canvas"], background="#D6EAF8"),
@@ -122,6 +132,14 @@ def start_both(log_level: str = "debug") -> str:
     return START_BOTH.replace("@RUN@", " ".join(run_arguments(log_level)))
 
 
+# The console with a line of text on it (an empty console is all black, and so is a broken
+# screen), in the shot the screen must equal again when the console is back (console_is_back).
+CONSOLE_SHOT = f"""printf '\\n{CONSOLE_TEXT}\\n' > /dev/tty1 || fail "cannot write to the console"
+usleep 300000
+shot console
+"""
+
+
 # After a start without a boot record: waits for the one it writes and prints it for the host.
 PRINT_BOOT_RECORD = r"""
 wait_for_line /tmp/d.log 'boot record: wrote' 30 || fail "skeletond wrote no boot record"
@@ -137,8 +155,7 @@ def boot_record(log: str) -> tuple[str, bytes] | None:
 
 GUEST = r"""
 ctl() { /bin/skeletonctl --socket /run/skeletond/control.sock "$@"; }
-shot console
-""" + start_both() + r"""
+""" + CONSOLE_SHOT + start_both() + r"""
 wait_for_line /tmp/d.log 'frame cache: wrote' 30 || fail "skeletond wrote no frame cache entry"
 """ + PRINT_BOOT_RECORD + r"""
 ctl ping || fail "no ping"
@@ -156,11 +173,16 @@ shot anim1
 usleep 300000
 shot anim2
 ctl update paused || fail "switch to the paused sweep failed"
-usleep 2500000
+# Shown again with the paused sweep in force (and the tint): its cycle starts between the marks.
+ctl hide --transition none --wait || fail "hide before the paused sweep failed"
+mark paused-show
+ctl show --transition none --wait || fail "show with the paused sweep failed"
+mark paused-shown
+usleep 4900000
 shot pause1
-usleep 500000
+usleep 600000
 shot pause2
-usleep 500000
+usleep 600000
 shot pause3
 ctl hide --transition none --wait || fail "hide failed"
 shot hidden
@@ -259,7 +281,7 @@ def run_late_display(c: Checker) -> None:
     c.check("late display: the skeleton appears with the update sent while waiting", d.ok, str(d))
 
 
-CACHED_GUEST = "shot console\n" + start_both() + r"""
+CACHED_GUEST = CONSOLE_SHOT + start_both() + r"""
 /bin/skeletonctl --socket /run/skeletond/control.sock ping || fail "no ping"
 shot cached
 kill -TERM "$sd"; wait "$sd"; echo "@@SKELETOND_EXIT $?"
@@ -364,10 +386,10 @@ def run_cached_start(c: Checker, c_binary: Path, record: tuple[str, bytes] | Non
         c.check(f"{label}: skeletond exited 0 on SIGTERM", exit_line is not None and exit_line.group(1) == "0")
         # The CRTC saved before the first mode set (by the boot path, for the record) is the console.
         if "console" in r["screenshots"] and "after-term" in r["screenshots"]:
-            d = png.compare(png.read(r["screenshots"]["after-term"]), png.read(r["screenshots"]["console"]),
-                            diff_path=case / "diff-after-term.png")
+            ok, d = console_is_back(png.read(r["screenshots"]["after-term"]), png.read(r["screenshots"]["console"]),
+                                    case / "diff-after-term.png")
             print(f"  after SIGTERM vs the console before start: {d}")
-            c.check(f"{label}: SIGTERM puts the console back", d.ok, str(d))
+            c.check(f"{label}: SIGTERM puts the console back", ok, d)
         else:
             c.check(f"{label}: console screenshots taken", False)
         figures[source] = start_up_figures(log)
@@ -387,8 +409,8 @@ def check_1280x800_start(c: Checker, label: str, r: dict, out: Path, layouts: Pa
         print(f"  screen vs render 1280x800: {d}")
         c.check(f"{label}: the screen equals the render at 1280x800", d.ok, str(d))
     if "console" in shots and "after-term" in shots:
-        d = png.compare(shots["after-term"], shots["console"], diff_path=out / "diff-after-term.png")
-        c.check(f"{label}: SIGTERM puts the console back", d.ok, str(d))
+        ok, d = console_is_back(shots["after-term"], shots["console"], out / "diff-after-term.png")
+        c.check(f"{label}: SIGTERM puts the console back", ok, d)
     else:
         c.check(f"{label}: screenshots taken", False, f"got {sorted(shots)}")
     errors = [l for l in r["serial_log"].splitlines() if l.startswith("<3>")]
@@ -470,6 +492,48 @@ def start_up_figures(log: str) -> dict:
     if m:
         figures["skeletond_first_frame_ms"] = int(m.group(1))
     return figures
+
+
+def pause_windows(log: str, marks: dict) -> dict[str, tuple[float, float] | None]:
+    """For each pause shot, the span of times into the paused sweep's cycle that the picture it
+    got can be from: from its request (@@SHOT's uptime) less the end of the show (mark
+    paused-shown), to its acknowledgement (@@SHOT_OK's uptime) less the start of the show (mark
+    paused-show); the cycle starts when the daemon shows, between the two marks."""
+    shown_from, shown_to = marks.get("paused-show"), marks.get("paused-shown")
+    asked = {m.group(1): float(m.group(2)) for m in re.finditer(r"@@SHOT (\S+) ([\d.]+)", log)}
+    done = {m.group(1): float(m.group(2)) for m in re.finditer(r"@@SHOT_OK (\S+) ([\d.]+)", log)}
+    windows: dict[str, tuple[float, float] | None] = {}
+    for k in PAUSE_SHOTS:
+        if shown_from is None or shown_to is None or k not in asked or k not in done:
+            windows[k] = None
+        else:
+            windows[k] = (asked[k] - shown_to, done[k] - shown_from)
+    return windows
+
+
+def in_pause(window: tuple[float, float] | None) -> bool:
+    """The whole window lies in one pause, PAUSED_SETTLE after its sweep ended (and /proc/uptime's
+    10 ms grain at each end)."""
+    if window is None:
+        return False
+    start, end = window[0] - 0.01, window[1] + 0.01
+    cycle = int(start // PAUSED_PERIOD)
+    return start >= 0 and end // PAUSED_PERIOD == cycle and start - cycle * PAUSED_PERIOD >= PAUSED_SWEEP + PAUSED_SETTLE
+
+
+def check_paused_shots(c: Checker, name: str, shots: dict, expected: png.Image, windows: dict, out: Path) -> None:
+    """Every shot of PAUSE_SHOTS was taken in a pause, and each equals the render in a pause."""
+    for k in PAUSE_SHOTS:
+        window = windows.get(k)
+        when = f"{window[0]:.2f} to {window[1]:.2f} s into the cycle" if window else "no time known"
+        c.check(f"{name}: {k} was taken in a pause ({when})", in_pause(window),
+                f"the sweeps take {PAUSED_SWEEP} s of every {PAUSED_PERIOD} s (+{PAUSED_SETTLE} s for the frame after)")
+        if k not in shots:
+            c.check(f"{name}: {k} taken", False)
+            continue
+        d = png.compare(shots[k], expected, diff_path=out / f"diff-{k}.png")
+        print(f"  {k} vs the render in a pause: {d}")
+        c.check(f"{name}: after sweeps drawn by damage, {k} (in a pause) equals the render", d.ok, str(d))
 
 
 def host_render(layout: Path, size: tuple[int, int], out: Path, *extra: str) -> png.Image:
@@ -565,21 +629,19 @@ def run_case(name: str, c: Checker, c_binary: Path) -> dict:
     c.check(f"{name}: animated screenshots differ", inside, str(d))
     c.check(f"{name}: they differ only inside skeleton shapes", not outside, f"e.g. {outside[:5]}")
 
-    # 2, continued: frames drawn through the back buffer leave nothing behind. The sweeps take 0.4 s of
-    # each 2.4 s and the screenshots are 0.5 s apart, so at most one of the three falls in a sweep.
-    # The tint set by the update above stays through the change of layout.
+    # 2, continued: frames drawn through the back buffer leave nothing behind. Every shot taken in a
+    # pause must equal the render, and each of the three must have been taken in one (the guest's
+    # clock says when: see pause_windows). The tint set by the update above stays through the
+    # change of layout.
     expected_pause = host_render(layouts / "paused.json", size, out / "expected-paused.png", "--at", str(PAUSED_AT),
                                  "--tint", TINT)
-    pauses = [png.compare(shots[k], expected_pause, diff_path=out / f"diff-{k}.png")
-              for k in ("pause1", "pause2", "pause3") if k in shots]
-    print(f"  sweeps with pauses, three screenshots vs the render in a pause: {', '.join(str(d) for d in pauses)}")
-    c.check(f"{name}: after sweeps drawn by damage, a screenshot in a pause equals the render",
-            any(d.ok for d in pauses), "; ".join(str(d) for d in pauses))
+    check_paused_shots(c, name, {k: shots[k] for k in PAUSE_SHOTS if k in shots}, expected_pause,
+                       pause_windows(log, r["guest_uptime"]["marks"]), out)
 
     # 5: hide restores the console; hide --retain keeps the last frame.
-    d = png.compare(shots["hidden"], shots["console"], diff_path=out / "diff-hidden.png")
+    ok, d = console_is_back(shots["hidden"], shots["console"], out / "diff-hidden.png")
     print(f"  after hide vs the console before start: {d}")
-    c.check(f"{name}: `skeletonctl hide` shows what was there before (the console)", d.ok, str(d))
+    c.check(f"{name}: `skeletonctl hide` shows what was there before (the console)", ok, d)
     d = png.compare(shots["retained"], shots["shown-again"], diff_path=out / "diff-retained.png")
     print(f"  after hide --retain vs the frame before: {d}")
     c.check(f"{name}: `hide --retain` leaves the last frame", d.ok and shots["retained"].histogram(1)[0][1][:3] != (0, 0, 0), str(d))
@@ -598,9 +660,9 @@ def run_case(name: str, c: Checker, c_binary: Path) -> dict:
             c.check(f"{name}: after `{after}` another program can take the display", False, "no screenshot")
 
     # 6: SIGTERM while animating puts the console back, without errors.
-    d = png.compare(shots["after-term"], shots["console"], diff_path=out / "diff-after-term.png")
+    ok, d = console_is_back(shots["after-term"], shots["console"], out / "diff-after-term.png")
     print(f"  after SIGTERM vs the console before start: {d}")
-    c.check(f"{name}: SIGTERM restores the saved CRTC", d.ok, str(d))
+    c.check(f"{name}: SIGTERM restores the saved CRTC", ok, d)
     exit_line = re.search(r"@@SKELETOND_EXIT (\d+)", log)
     c.check(f"{name}: skeletond exited 0 on SIGTERM", exit_line is not None and exit_line.group(1) == "0",
             exit_line.group(0) if exit_line else "no exit line")

@@ -23,7 +23,7 @@ sys.dont_write_bytecode = True
 
 import png  # noqa: E402
 import qemu_harness  # noqa: E402
-from test_minimal_c import Checker  # noqa: E402
+from test_harness_minimal_c import Checker  # noqa: E402
 from test_skeletond_drm import TINT, case_files, host_render, static_tools_missing  # noqa: E402
 
 OUT = HERE.parents[1] / "build" / "e2e" / "rotation"

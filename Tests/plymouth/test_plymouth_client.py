@@ -11,6 +11,9 @@ of its own (`unshare -n`) where no plymouthd can be. Checked with the client's e
 system-update --progress; change-mode; ask-for-password and ask-question answered at once
 (no prompt to wait on); quit --retain-splash and quit; show-splash and hide-splash;
 deactivate and reactivate; a client that is not root refused.
+
+Not run as root, it prints `SKIPPED: <reason>` and exits 77 (the skip status that
+scripts/test-all.sh counts as a skipped stage, not a pass).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+SKIPPED = 77  # exit status of a skipped test (as automake's); scripts/test-all.sh lists it with its reason
 CLIENT_DIR = REPO / "build" / "plymouth-client"
 PACKAGES = ("plymouth", "libplymouth5")
 
@@ -67,8 +71,8 @@ def main() -> int:
     args = parser.parse_args()
     if os.environ.get("SKELETOND_PLYMOUTH_NETNS") != "1":
         if os.geteuid() != 0:
-            print("needs root: Plymouth's clients are answered for root only, and the test runs in a network namespace of its own")
-            return 1
+            print("SKIPPED: needs root: Plymouth's clients are answered for root only, and the test runs in a network namespace of its own")
+            return SKIPPED
         executable, libraries = fetch_client()
         env = dict(os.environ, SKELETOND_PLYMOUTH_NETNS="1")
         return subprocess.run(["unshare", "-n", "--", sys.executable, __file__, *sys.argv[1:]], env=env).returncode

@@ -35,7 +35,7 @@ sys.path.insert(0, str(REPO / "Tests" / "e2e"))
 sys.dont_write_bytecode = True
 
 import qemu_harness  # noqa: E402
-from test_minimal_c import build_c_program  # noqa: E402
+from test_harness_minimal_c import build_c_program  # noqa: E402
 from test_skeletond_drm import PRINT_BOOT_RECORD, SOLID, boot_record, run_arguments, start_both  # noqa: E402
 
 OUT = REPO / "build" / "e2e" / "footprint"

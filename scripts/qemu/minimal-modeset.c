@@ -1,6 +1,6 @@
 /*
  * minimal-modeset: the smallest correct DRM/KMS dumb-buffer client, used as a reference
- * for the QEMU end-to-end tests (Tests/e2e/test_minimal_c.py).
+ * for the QEMU end-to-end tests (Tests/e2e/test_harness_minimal_c.py).
  *
  *   minimal-modeset [--device /dev/dri/card0] [--color 0xRRGGBB] [--exit-after-frame]
  *                   [--no-dirty] [--draw-before-modeset]

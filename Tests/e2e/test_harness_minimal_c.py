@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end check of the QEMU display harness with the C reference client.
 
-    python3 Tests/e2e/test_minimal_c.py [--device VGA] [--device virtio-gpu-pci] [--keep-going]
+    python3 Tests/e2e/test_harness_minimal_c.py [--device VGA] [--device virtio-gpu-pci] [--keep-going]
 
 Builds scripts/qemu/minimal-modeset.c statically, boots it under each display device, takes a
 screenshot after its first frame and checks that the whole screen is 0x3498DB at the mode
@@ -156,7 +156,7 @@ def main() -> int:
     try:
         qemu_harness.make_initramfs.kernel_dir()
     except FileNotFoundError as e:
-        print(f"SKIP: {e}")
+        print(f"  FAIL a kernel is cached: {e}")
         print("0 passed, 1 failed")
         return 1
     binary = build_c_program()

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Self-test for Tests/e2e/png.py (no QEMU needed): python3 Tests/e2e/test_png.py"""
+"""Self-test for Tests/e2e/png.py (no QEMU needed): python3 Tests/e2e/test_harness_png.py"""
 
 import os
 import random
@@ -82,6 +82,15 @@ def main():
     check("tolerance", d.ok)
     rgba = png.Image(2, 1, 4, bytes([1, 2, 3, 4, 5, 6, 7, 8]))
     check("rgba to rgb", rgba.rgb().data == bytes([1, 2, 3, 5, 6, 7]))
+    grid = png.Image(4, 3, 3, bytes(range(36)))
+    part = png.crop(grid, 1, 1, 2, 2)
+    check("crop", (part.width, part.height) == (2, 2) and part.pixel(0, 0) == grid.pixel(1, 1)
+          and part.pixel(1, 1) == grid.pixel(2, 2), str(part))
+    try:
+        png.crop(grid, 3, 0, 2, 1)
+        check("crop outside the image is refused", False)
+    except ValueError:
+        check("crop outside the image is refused", True)
 
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0

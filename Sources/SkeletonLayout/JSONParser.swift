@@ -87,21 +87,36 @@ struct JSONParser {
         index += 1
         var scalars = String.UnicodeScalarView()
         var runStart = index
-        func flush(_ end: Int) {
-            if end > runStart {
-                scalars.append(contentsOf: String(decoding: bytes[runStart..<end], as: UTF8.self).unicodeScalars)
+        /// The run of plain bytes before `end`, which must be UTF-8 (RFC 8259 section 8.1): no
+        /// replacement characters for bytes that are not.
+        func flush(_ end: Int) throws(JSONSyntaxError) {
+            guard end > runStart else { return }
+            var parser = Unicode.UTF8.ForwardParser()
+            var input = bytes[runStart..<end].makeIterator()
+            var offset = runStart
+            while true {
+                switch parser.parseScalar(from: &input) {
+                case .valid(let encoded):
+                    scalars.append(Unicode.UTF8.decode(encoded))
+                    offset += encoded.count
+                case .error:
+                    index = offset
+                    throw error("invalid UTF-8 at byte \(offset) (\(describe(bytes[offset])))")
+                case .emptyInput:
+                    return
+                }
             }
         }
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                flush(index)
+                try flush(index)
                 index += 1
                 return String(scalars)
             }
             if byte < 0x20 { throw error("control character in string") }
             if byte == UInt8(ascii: "\\") {
-                flush(index)
+                try flush(index)
                 index += 1
                 guard index < bytes.count else { break }
                 let escape = bytes[index]

@@ -41,3 +41,16 @@ import Testing
         #expect(unknown().last?.contains("(995 more like it not logged)") == true, "\(unknown().last ?? "")")
     }
 }
+
+/// A request with bytes that are not UTF-8 is refused, naming the byte.
+@Suite struct RequestUTF8Tests {
+    @Test func rawInvalidBytesAreBadJSON() throws {
+        let d = try SteppedDaemon(layouts: ["splash": ContentCommandTests.splash], start: "splash")
+        let c = try d.connect()
+        c.send(Array(#"{"command": "update", "message": "x"#.utf8) + [0xFF, 0xFE] + Array("\"}\n".utf8))
+        let reply = try #require(d.reply(c))
+        #expect(reply["error"]?["code"] == "bad_json")
+        #expect(reply["error"]?["message"]?.stringValue?.contains("invalid UTF-8 at byte 35 (0xff)") == true, "\(reply)")
+        #expect(d.daemon.statusReply(now: d.clock.now).content?.texts["status"] == "Starting", "nothing changed")
+    }
+}

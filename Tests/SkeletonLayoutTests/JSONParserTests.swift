@@ -73,3 +73,20 @@ struct JSONParserTests {
         #expect(JSONValue.formatNumber(-3) == "-3")
     }
 }
+
+/// Strings are UTF-8 or refused, with the byte that is not (RFC 8259 section 8.1).
+@Suite struct JSONUTF8Tests {
+    func reason(_ bytes: [UInt8]) -> String? {
+        do { _ = try JSONValue.parse(bytes); return nil } catch { return "\(error)" }
+    }
+
+    @Test func invalidBytesAreRefusedWithTheirOffset() {
+        let prefix = Array(#"{"text": "ab"#.utf8)
+        #expect(reason(prefix + [0xFF, 0xFE] + Array(#""}"#.utf8)) == "line 1, column 13: invalid UTF-8 at byte 12 (0xff)")
+        #expect(reason(prefix + [0xC0, 0x80] + Array(#""}"#.utf8))?.hasSuffix("invalid UTF-8 at byte 12 (0xc0)") == true, "an overlong NUL")
+        #expect(reason(prefix + [0xED, 0xA0, 0x80] + Array(#""}"#.utf8))?.contains("invalid UTF-8 at byte 12") == true, "a surrogate")
+        #expect(reason(prefix + [0xE2, 0x9C] + Array(#""}"#.utf8))?.contains("invalid UTF-8 at byte 12") == true, "a cut sequence")
+        #expect(reason(prefix + [0xF4, 0x90, 0x80, 0x80] + Array(#""}"#.utf8))?.contains("invalid UTF-8 at byte 12") == true, "above U+10FFFF")
+        #expect((try? JSONValue.parse(prefix + Array("é ✓ 𝄞".utf8) + Array(#""}"#.utf8)))?["text"] == .string("abé ✓ 𝄞"))
+    }
+}

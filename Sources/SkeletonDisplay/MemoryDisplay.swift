@@ -72,12 +72,13 @@ public final class MemoryDisplay: Display, DisplayOutput {
         }
     }
 
+    /// What lies beneath comes back; its snapshot is written by `tick` at the same rate as any
+    /// other (a storm of hides and shows must not rewrite the file at every one).
     public func release(retainingPicture: Bool) {
         if !retainingPicture {
             buffer.canvas.fill(buffer.canvas.bounds, with: 0)
             dirty = true
         }
-        flush()
     }
 
     public func reacquire() throws(DisplayError) {}

@@ -87,3 +87,26 @@ import Testing
         #expect(d.daemon.pacer.framesLate == 0)
     }
 }
+
+/// The memory output's snapshot is written at most four times a second, whatever comes.
+@Suite struct SnapshotRateTests {
+    @Test func aHideShowStormWritesAtMostFourSnapshotsASecond() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("snapshot-\(UUID().uuidString.prefix(8)).png").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let d = try SteppedDaemon(layouts: ["default": TestLayouts.simpleText], start: "default",
+                                  settings: #"{"display": {"snapshot": "\#(path)"}}"#)
+        d.step(to: 101)
+        let display = try #require(d.provider.display)
+        let before = display.snapshotsWritten
+        let c = try d.connect()
+        for i in 0..<200 {
+            c.send(#"{"command": "hide", "transition": {"kind": "none"}}"# + "\n" + #"{"command": "show", "transition": {"kind": "none"}}"# + "\n")
+            d.step(to: 101 + Double(i + 1) / 200)
+            _ = d.reply(c)
+            _ = d.reply(c)
+        }
+        let written = display.snapshotsWritten - before
+        #expect((1...5).contains(written), "\(written) snapshots in one second of hides and shows")
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
+}

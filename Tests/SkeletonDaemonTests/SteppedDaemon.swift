@@ -19,7 +19,7 @@ final class MemoryCapturingProvider: DisplayProvider {
             headsDisplay = d
             return d
         }
-        let d = MemoryDisplay(size: settings.memorySize)
+        let d = MemoryDisplay(size: settings.memorySize, snapshotPath: settings.snapshotPath)
         display = d
         return d
     }

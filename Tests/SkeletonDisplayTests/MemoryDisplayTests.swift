@@ -39,8 +39,13 @@ struct MemoryDisplayTests {
         display.shadow.fill(display.shadow.bounds, with: 0x0000FF)
         _ = try display.present(damage: [display.shadow.bounds])
         display.release(retainingPicture: true)
+        #expect(display.tick(now: 1) == nil)
         #expect(try ImageFile.readPNG(path).pixels == [UInt32](repeating: 0x0000FF, count: 4))
         display.release(retainingPicture: false)
+        // The blank picture waits for its turn: at most one snapshot every 0.25 s, hides included.
+        #expect(display.tick(now: 1.1) == 1.25)
+        #expect(try ImageFile.readPNG(path).pixels == [UInt32](repeating: 0x0000FF, count: 4))
+        #expect(display.tick(now: 1.25) == nil)
         #expect(try ImageFile.readPNG(path).pixels == [0, 0, 0, 0])
         #expect(display.status.mode == "2x2" && display.status.snapshot == path)
     }

@@ -27,12 +27,34 @@ static void on_warning(png_structp png, png_const_charp message) {
     (void)png; (void)message;
 }
 
-/* Checks each chunk after the signature, up to IEND or the end of the file: that it lies inside
-   the file (0 and "truncated" if not) and that its CRC is right (0 and "XXXX: CRC error" if
-   not). libpng checks a chunk's CRC only after it has used the chunk's data, so a damaged IDAT
-   would otherwise be reported by zlib ("incorrect data check") before its CRC is read. */
+/* The most compressed image data a PNG of this header can need: its filtered rows (one filter
+   byte each, every interlace pass counted) stored uncompressed in deflate blocks of 65535 bytes
+   (5 bytes of header each), with zlib's header and check. Anything beyond is data no row needs:
+   a 16x16 picture followed by gigabytes of compressed zeros is refused before any is inflated. */
+static uint64_t image_data_limit(const uint8_t *ihdr) {
+    uint64_t width = (uint32_t)ihdr[0] << 24 | (uint32_t)ihdr[1] << 16 | (uint32_t)ihdr[2] << 8 | ihdr[3];
+    uint64_t height = (uint32_t)ihdr[4] << 24 | (uint32_t)ihdr[5] << 16 | (uint32_t)ihdr[6] << 8 | ihdr[7];
+    uint64_t depth = ihdr[8], channels;
+    switch (ihdr[9]) {
+    case 0: case 3: channels = 1; break;
+    case 4: channels = 2; break;
+    case 2: channels = 3; break;
+    default: channels = 4; break;
+    }
+    uint64_t row = (width * channels * depth + 7) / 8 + 1;
+    /* Adam7 adds at most one filter byte per row and pass and a partial byte per pass's row. */
+    uint64_t raw = height * row + (ihdr[12] ? height * 14 + 14 : 0);
+    return raw + (raw / 65535 + 1) * 5 + 6 + 1024;
+}
+
+/* Checks each chunk after the signature, up to IEND: that it lies inside the file and that
+   IEND comes (0 and "truncated" if not), that its CRC is right (0 and "XXXX: CRC error" if
+   not), and that the image data is no more than its rows can need (0 if it is). libpng checks a
+   chunk's CRC only after it has used the chunk's data, so a damaged IDAT would otherwise be
+   reported by zlib ("incorrect data check") before its CRC is read. */
 static int chunks_sound(const uint8_t *bytes, size_t count, char *message, size_t message_size) {
     size_t offset = 8;
+    uint64_t image_data = 0, limit = UINT64_MAX;
     while (offset + 8 <= count) {
         uint32_t length = (uint32_t)bytes[offset] << 24 | (uint32_t)bytes[offset + 1] << 16
                         | (uint32_t)bytes[offset + 2] << 8 | bytes[offset + 3];
@@ -47,9 +69,21 @@ static int chunks_sound(const uint8_t *bytes, size_t count, char *message, size_
             return 0;
         }
         if (memcmp(type, "IEND", 4) == 0) return 1;
+        if (memcmp(type, "IHDR", 4) == 0 && length == 13) limit = image_data_limit(type + 4);
+        if (memcmp(type, "IDAT", 4) == 0) {
+            image_data += length;
+            if (image_data > limit) {
+                snprintf(message, message_size,
+                         "its image data is more than the %llu bytes its size can need (data after the last row is refused, not inflated)",
+                         (unsigned long long)limit);
+                return 0;
+            }
+        }
         offset += 12 + (size_t)length;
     }
-    return 1;
+    /* The rows are read without png_read_end, so the file's end is checked here. */
+    snprintf(message, message_size, "truncated: the file ends before its IEND chunk");
+    return 0;
 }
 
 static void read_bytes(png_structp png, png_bytep out, size_t length) {
@@ -151,7 +185,8 @@ int skpng_read(skpng_reader *reader, uint32_t *pixels, size_t stride, skpng_form
             png_read_row(png, (png_bytep)(pixels + (size_t)y * stride), NULL);
         }
     }
-    png_read_end(png, NULL);
+    /* No png_read_end: what follows the last row (more image data, trailing chunks) is not
+       inflated or read; the pixels are all there. */
     if (format == SKPNG_PREMULTIPLIED_ARGB) premultiply(pixels, stride, width, height);
     return 0;
 }

@@ -32,6 +32,9 @@ enum PNGBytes {
         return nil
     }
 
+    /// One chunk, with its length and CRC.
+    static func chunkBytes(_ type: String, _ data: [UInt8]) -> [UInt8] { chunk(type, data) }
+
     private static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let typeBytes = Array(type.utf8)
         return bigEndian(UInt32(data.count)) + typeBytes + data + bigEndian(crc32(typeBytes + data))

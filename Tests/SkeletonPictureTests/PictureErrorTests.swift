@@ -43,3 +43,17 @@ struct PictureErrorTests {
         #expect(Self.error(Self.valid, maxPixels: 200) == "decoded")
     }
 }
+
+/// Image data beyond what the rows need is refused before it is inflated.
+@Suite struct PictureDataLimitTests {
+    @Test func dataAfterTheLastRowIsRefused() {
+        let valid = PNGBytes.rgb(width: 16, height: 16) { x, y in UInt32(x * 16 + y) }
+        let iend = PNGBytes.chunkOffset("IEND", in: valid)!
+        // A second IDAT of 64 KiB: zlib would go on inflating it after the 16 rows.
+        let extra = PNGBytes.chunkBytes("IDAT", [UInt8](repeating: 0, count: 65536))
+        let padded = Array(valid[..<iend]) + extra + Array(valid[iend...])
+        let reason = PictureErrorTests.error(padded)
+        #expect(reason.hasPrefix("its image data is more than the"), "\(reason)")
+        #expect(PictureErrorTests.error(valid) == "decoded")
+    }
+}

@@ -35,6 +35,8 @@ struct PNGDecoderTests {
         var file = PNGFileBuilder()
         file.header(width: 0xFFFF_0010, height: 12, colorType: 2)
         #expect(file.bytes.count == 33)
+        #expect(Self.reason(file.bytes) == "truncated: the file ends before its IEND chunk")
+        file.end()
         #expect(Self.reason(file.bytes) == "PNG unsigned integer out of range")
     }
 

@@ -248,6 +248,8 @@ public final class Daemon {
             }
         }
         server?.runQueuedLines()
+        plymouth?.runQueuedRequests()
+        psplash?.runQueuedCommands()
     }
 
     private var watches: [Watch] { (server?.watches ?? []) + (plymouth?.watches ?? []) + (psplash?.watches ?? []) + host.watches }
@@ -258,8 +260,8 @@ public final class Daemon {
     }
 
     private func nextDeadline(now: Double) -> Double? {
-        // Lines waiting for their turn run at once.
-        if server?.hasRunnableLines == true { return now }
+        // Lines, requests and commands waiting for their turn run at once.
+        if server?.hasRunnableLines == true || plymouth?.hasQueuedRequests == true || psplash?.hasQueuedCommands == true { return now }
         var deadline = pacer.nextFrame
         // A frame held back by a pending flip is drawn when the flip event wakes the loop; an
         // output that was handed over or lost is not polled on a timer.

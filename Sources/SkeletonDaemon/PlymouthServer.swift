@@ -21,13 +21,21 @@ final class PlymouthServer {
 
     static let maximumConnections = 64
     private static let unreadLimit = 4096
+    /// Requests carried out for one connection in one loop turn; the rest wait, and the
+    /// connection is not read again until they have run.
+    static let requestsPerTurn = 32
 
     private final class Connection {
         let fd: FileDescriptor
         let uid: UInt32?
         var framer = PlymouthFramer()
+        /// Requests cut from what was read and not carried out yet.
+        var queue: [PlymouthRequest] = []
+        var queueStart = 0
         var output: [UInt8] = []
         var lastActive: Int
+
+        var hasQueuedRequests: Bool { queueStart < queue.count }
 
         init(fd: FileDescriptor, uid: UInt32?, lastActive: Int) {
             self.fd = fd
@@ -46,9 +54,19 @@ final class PlymouthServer {
     var watches: [Watch] {
         var result = [Watch(descriptor: listener, events: .readable)]
         for c in connections.values {
-            result.append(Watch(descriptor: c.fd, events: c.output.isEmpty ? .readable : [.readable, .writable]))
+            var events: PollEvents = c.hasQueuedRequests ? [] : .readable
+            if !c.output.isEmpty { events.insert(.writable) }
+            result.append(Watch(descriptor: c.fd, events: events))
         }
         return result
+    }
+
+    /// Requests read and waiting for their turn: the loop turns again at once.
+    var hasQueuedRequests: Bool { connections.values.contains { $0.hasQueuedRequests } }
+
+    /// Carries out at most `requestsPerTurn` waiting requests of each connection.
+    func runQueuedRequests() {
+        for c in Array(connections.values) where c.hasQueuedRequests { run(c) }
     }
 
     /// Handles a ready descriptor; false when it is not the server's.
@@ -59,7 +77,8 @@ final class PlymouthServer {
         }
         guard let c = connections[fd] else { return false }
         if events.contains(.writable) { flush(c) }
-        if connections[fd] != nil, !events.isDisjoint(with: [.readable, .hangUp, .error]) { read(c) }
+        // A hang-up is read once what came before it has run.
+        if connections[fd] != nil, !c.hasQueuedRequests, !events.isDisjoint(with: [.readable, .hangUp, .error]) { read(c) }
         return true
     }
 
@@ -103,7 +122,16 @@ final class PlymouthServer {
         activity += 1
         c.lastActive = activity
         c.framer.append(buffer[0..<count])
-        while let request = c.framer.next() {
+        while let request = c.framer.next() { c.queue.append(request) }
+    }
+
+    /// Carries out at most `requestsPerTurn` of `c`'s waiting requests; once all have run, a
+    /// stream that cannot be cut further is answered and closed.
+    private func run(_ c: Connection) {
+        let end = min(c.queue.count, c.queueStart + Self.requestsPerTurn)
+        while c.queueStart < end {
+            let request = c.queue[c.queueStart]
+            c.queueStart += 1
             let reply: PlymouthReply
             if c.uid == 0 {
                 reply = execute(request)
@@ -113,7 +141,11 @@ final class PlymouthServer {
             }
             c.output += reply.bytes
         }
-        if c.framer.isBroken {
+        if !c.hasQueuedRequests {
+            c.queue.removeAll(keepingCapacity: true)
+            c.queueStart = 0
+        }
+        if !c.hasQueuedRequests && c.framer.isBroken {
             logger.limited(.warning, key: "plymouth framing", "plymouth: a request whose argument does not end where its size says; answered with a NAK and closed the connection")
             c.output += PlymouthReply.nak.bytes
             flush(c)

@@ -14,8 +14,20 @@ final class PsplashFIFO {
     private let made: FileIdentity?
     private let logger: Logger
     private var framer = PsplashFramer()
+    /// Commands read and not carried out yet: at most `commandsPerTurn` run in one loop turn,
+    /// and the FIFO is read again only once they have, so a writer that never stops holds up
+    /// neither the screen nor the socket.
+    private var queue: [Result<PsplashCommand, PsplashError>] = []
+    private var queueStart = 0
     /// Carries out one command.
     var execute: (PsplashCommand) -> Void = { _ in }
+    /// Commands carried out (or refused) since the start.
+    private(set) var commandsHandled = 0
+
+    /// Bytes read from the FIFO in one loop turn.
+    static let bytesPerTurn = 16 * 1024
+    /// Commands carried out in one loop turn.
+    static let commandsPerTurn = 32
 
     init(path: String, logger: Logger) throws(Errno) {
         self.path = path
@@ -25,27 +37,47 @@ final class PsplashFIFO {
         self.made = made ? identity : nil
     }
 
-    var watches: [Watch] { [Watch(descriptor: fd, events: .readable)] }
+    /// The FIFO is watched while nothing read waits to be carried out.
+    var watches: [Watch] { hasQueuedCommands ? [] : [Watch(descriptor: fd, events: .readable)] }
 
-    /// Reads what writers sent; false when `ready` is not the FIFO.
+    var hasQueuedCommands: Bool { queueStart < queue.count }
+
+    /// Reads at most `bytesPerTurn` of what writers sent (carried out by `runQueuedCommands`,
+    /// at the end of the turn); false when `ready` is not the FIFO.
     func handle(_ ready: FileDescriptor) -> Bool {
         guard ready == fd else { return false }
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
+        var read = 0
+        while read < Self.bytesPerTurn {
             let count: Int?
             do {
                 count = try buffer.withUnsafeMutableBytes { try fd.read(into: $0) }
             } catch {
                 logger.warning("psplash: reading \(path): \(error)")
-                return true
+                break
             }
-            guard let count, count > 0 else { return true }
-            for result in framer.push(buffer[..<count]) {
-                switch result {
-                case .success(let command): execute(command)
-                case .failure(let error): logger.limited(.warning, key: "psplash line", "psplash: \(path): \(error); ignored")
-                }
+            guard let count, count > 0 else { break }
+            read += count
+            queue += framer.push(buffer[..<count])
+        }
+        return true
+    }
+
+    /// Carries out at most `commandsPerTurn` of the commands read.
+    func runQueuedCommands() {
+        let end = min(queue.count, queueStart + Self.commandsPerTurn)
+        while queueStart < end {
+            let result = queue[queueStart]
+            queueStart += 1
+            commandsHandled += 1
+            switch result {
+            case .success(let command): execute(command)
+            case .failure(let error): logger.limited(.warning, key: "psplash line", "psplash: \(path): \(error); ignored")
             }
+        }
+        if queueStart == queue.count {
+            queue.removeAll(keepingCapacity: queue.count < 1024)
+            queueStart = 0
         }
     }
 

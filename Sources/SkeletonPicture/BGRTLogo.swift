@@ -26,10 +26,11 @@ struct BGRTLogo {
         }
     }
 
-    /// A sysfs attribute holding one non-negative decimal number and a newline.
+    /// A sysfs attribute holding one non-negative decimal number and a newline. sysfs reports
+    /// every attribute as a page (4096 bytes) whatever it holds: that much may be read.
     private static func number(_ path: String) throws(PictureError) -> Int {
         let text: [UInt8]
-        switch SystemCalls.readRegularFile(path, limit: 64) {
+        switch SystemCalls.readRegularFile(path, limit: 4096) {
         case .success(let bytes): text = bytes
         case .failure(let error): throw PictureError(file: path, reason: "\(error) (the firmware has no boot logo)")
         }

@@ -12,8 +12,9 @@ import SkeletonLayout
 ///   and, on another mode, keeps the logo's offset from the centre across, and its offset from
 ///   the line 38.2% down the screen (Microsoft's rule for the logo's centre) vertically.
 /// - Here: the firmware's mode is `firmware` when the caller knows it (the panel's native mode,
-///   as Plymouth assumes), else `2 * xoffset + width` wide (centred across, as Linux checks)
-///   with the output's aspect ratio. On that very size the logo is placed at `xoffset`,
+///   as Plymouth assumes); else the output's own size when `xoffset` centres the logo on it as
+///   Linux checks it (`(width - logoWidth) / 2`, rounded down: a 193-pixel logo on 1024 is at
+///   415), else `2 * xoffset + width` wide with the output's aspect ratio. On that very size the logo is placed at `xoffset`,
 ///   `yoffset`, unscaled, as efifb does. On another size the firmware's screen is taken as
 ///   fitted to the output with its aspect kept (factor `s = min(outW / fwW, outH / fwH)`, what a
 ///   panel's scaler does with a mode other than its own): the logo is `s` times its
@@ -35,6 +36,10 @@ public struct BGRTPlacement: Sendable, Equatable {
     /// `firmware`-sized screen (nil: inferred as above), on an `output`-sized one.
     public init(logo: (width: Int, height: Int), offset: (x: Int, y: Int), output: (width: Int, height: Int),
                 firmware: (width: Int, height: Int)? = nil) {
+        if firmware == nil && output.width >= logo.width && (output.width - logo.width) / 2 == offset.x {
+            self.init(x: offset.x, y: offset.y, width: logo.width, height: logo.height)
+            return
+        }
         let firmwareWidth = firmware?.width ?? max(1, 2 * offset.x + logo.width)
         let firmwareHeight = firmware?.height ?? max(1, ContentMode.rounded(firmwareWidth * output.height, over: output.width))
         if firmware != nil && (firmwareWidth - logo.width) / 2 != offset.x {

@@ -35,6 +35,25 @@ struct BGRTTests {
         #expect(logo.pixels.allSatisfy { $0 == 0xFF33_66CC })
     }
 
+    /// An odd-width logo (193 pixels, as OVMF's) centred as Linux checks it, rounded down: at 415
+    /// on 1024, not 415.5. Found under OVMF: it was drawn one pixel right of the firmware's.
+    @Test func anOddLogoCentredRoundingDownStaysWhereItWas() throws {
+        let directory = Self.firmware(image: BMPBytes.bottomUp24(width: 193, height: 207, pixels: Array(repeating: 0x3366CC, count: 193 * 207)),
+                                      x: 415, y: 264)
+        defer { directory.remove() }
+        let loader = PictureLoader(bgrtDirectory: directory.path)
+        #expect(try Self.placement(loader, 1024, 768) == PixelRect(x: 415, y: 264, width: 193, height: 207))
+    }
+
+    /// sysfs reports each attribute as a 4096-byte page whatever it holds.
+    @Test func attributesOfAPageAreRead() throws {
+        let directory = Self.logo()
+        defer { directory.remove() }
+        directory.write("xoffset", text: "412\n" + String(repeating: "\n", count: 4000))
+        let loader = PictureLoader(bgrtDirectory: directory.path)
+        #expect(try Self.placement(loader, 1024, 768) == PixelRect(x: 412, y: 250, width: 200, height: 100))
+    }
+
     @Test func atAnotherModeItIsScaledAboutTheCentreAndTheGoldenLine() throws {
         let directory = Self.logo()
         defer { directory.remove() }

@@ -7,8 +7,9 @@ public final class FrameRenderer: @unchecked Sendable {
     public let animator: ShapeAnimator
     private let background: UInt32
     private let masks: [CoverageMask]
-    /// The masks' bounds side by side, for finding which shapes a region touches.
+    /// The masks' bounds side by side, and an index of them, for finding which shapes a region touches.
     private let maskBounds: [PixelRect]
+    private let itemIndex: ItemIndex
     private var lastTime: Double?
 
     /// `reusing` lends its coverage masks when its shapes have the same geometry (a change of
@@ -44,6 +45,7 @@ public final class FrameRenderer: @unchecked Sendable {
             self.masks = geometry.map { CoverageMask(rect: $0.rect, radius: $0.radius, clip: $0.clip) }
         }
         self.maskBounds = masks.map(\.bounds)
+        self.itemIndex = ItemIndex(bounds: maskBounds, outputSize: layout.outputSize)
         self.geometry = geometry
         self.skeletons = items.indices.compactMap { index in
             guard case .skeleton(let shape) = items[index] else { return nil }
@@ -149,7 +151,7 @@ public final class FrameRenderer: @unchecked Sendable {
         }
         // The lowest item in the region lays the background around itself as it draws.
         var backgroundPending = true
-        for index in maskBounds.indices where maskBounds[index].intersects(region) {
+        itemIndex.forEachItem(in: region) { index in
             if let sprite = sprites[index] {
                 if backgroundPending { canvas.fill(region, with: background) }
                 canvas.composite(sprite.pixels.canvas, x: sprite.x, y: sprite.y,
@@ -170,11 +172,12 @@ public final class FrameRenderer: @unchecked Sendable {
     /// The item whose shape is the only one touching `region`, if there is exactly one.
     private func soleItem(in region: PixelRect) -> Int? {
         var found: Int?
-        for index in maskBounds.indices where maskBounds[index].intersects(region) {
-            if found != nil { return nil }
+        var count = 0
+        itemIndex.forEachItem(in: region) { index in
+            count += 1
             found = index
         }
-        return found
+        return count == 1 ? found : nil
     }
 
     /// Value slides waiting for their first frame start at `time` (their fills change with it).
@@ -298,16 +301,20 @@ extension PixelRect {
     }
 
     /// Merges rectangles that overlap or touch when their union wastes little, and drops
-    /// those inside others. Damage lists are short (one or two rectangles per shape).
+    /// those inside others. Merged rectangles are marked, not removed, until the end: thousands
+    /// of shapes' damage costs what overlaps in height, not a move of the list per merge.
     public static func coalesce(_ input: consuming [PixelRect]) -> [PixelRect] {
         var rects = input
         rects.removeAll { $0.isEmpty }
         rects.sort { $0.y != $1.y ? $0.y < $1.y : $0.x < $1.x }
+        var merged = [Bool](repeating: false, count: rects.count)
         var i = 0
         while i < rects.count {
+            if merged[i] { i += 1; continue }
             var j = i + 1
             var mergedAny = false
             while j < rects.count {
+                if merged[j] { j += 1; continue }
                 let a = rects[i], b = rects[j]
                 if b.y > a.maxY { break }
                 // Both are non-empty and a.y <= b.y: the union's and the overlap's areas directly.
@@ -317,14 +324,13 @@ extension PixelRect {
                 let areas = a.width * a.height + b.width * b.height
                 if (right - left) * (bottom - a.y) <= areas - overlap + areas / 8 {
                     rects[i] = PixelRect(x: left, y: a.y, width: right - left, height: bottom - a.y)
-                    rects.remove(at: j)
+                    merged[j] = true
                     mergedAny = true
-                } else {
-                    j += 1
                 }
+                j += 1
             }
             if !mergedAny { i += 1 }
         }
-        return rects
+        return rects.indices.compactMap { merged[$0] ? nil : rects[$0] }
     }
 }

@@ -55,6 +55,7 @@ fuzz: deps
 bench: release
 	$(RELEASE)/skeletond bench benchmarks/scene-1080p.json
 	$(RELEASE)/skeletond bench config/layouts/kiosk-splash.json
+	$(RELEASE)/skeletond bench benchmarks/limits-1080p.json
 	$(RELEASE)/skeletond bench-control
 	$(RELEASE)/skeletond-textbench
 

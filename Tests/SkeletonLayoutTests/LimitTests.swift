@@ -21,7 +21,7 @@ struct LimitTests {
             {"kind": "view", "children": [{"kind": "grid", "itemSize": [1, 1], "items": "auto"}]}
             """#, canvas: #"{"width": 16384, "height": 16384}"#))
         #expect(issues == [LayoutIssue(path: "root.children[0]",
-                                       message: "this grid resolves to 268435456 items; the limit is 16384 items per grid")])
+                                       message: "this grid resolves to 268435456 items; the limit is 4096 items per grid")])
         #expect(seconds < Self.fastEnough)
     }
 
@@ -52,7 +52,8 @@ struct LimitTests {
               {"kind": "grid", "frame": [0, 0, 1e300, 1e300], "itemSize": [1, 1]}
             ]}
             """#))
-        #expect(issues.map(\.path) == ["root.children[0]", "root.children[1]", "root.children[2]"])
+        // Each clamped to its own limit, together still too many shapes.
+        #expect(issues.map(\.path) == ["root.children[0]", "root.children[1]", "root.children[2]", "root"])
         #expect(issues.first?.message == "this text node resolves to more than 1000000000000000 lines; the limit is 4096 lines per text node")
     }
 
@@ -60,11 +61,11 @@ struct LimitTests {
         let (issues, _) = refusal(layoutText(root: #"""
             {"kind": "view", "children": [{"kind": "list", "frame": [0, 0, 100, 20000], "rowHeight": 1,
               "row": {"kind": "view"}, "sections": [
-                {"header": {"kind": "view"}, "headerHeight": 1, "rows": 10000},
-                {"rows": 6383, "footer": {"kind": "view"}, "footerHeight": 1}]}]}
+                {"header": {"kind": "view"}, "headerHeight": 1, "rows": 2000},
+                {"rows": 2095, "footer": {"kind": "view"}, "footerHeight": 1}]}]}
             """#, canvas: #"{"width": 100, "height": 16384}"#))
         #expect(issues == [LayoutIssue(path: "root.children[0]",
-            message: "this list resolves to 16385 rows (section headers and footers included); the limit is 16384 rows per list")])
+            message: "this list resolves to 4097 rows (section headers and footers included); the limit is 4096 rows per list")])
     }
 
     @Test func limitsInsideTemplatesNameTheTemplatesPath() {
@@ -73,18 +74,19 @@ struct LimitTests {
               {"kind": "text", "lines": "auto", "textLineHeight": 0.001, "textLineSpacing": 0}]}}
             """#))
         #expect(issues == [LayoutIssue(path: "root.row.children[0]",
-                                       message: "this text node resolves to 100000 lines; the limit is 4096 lines per text node")])
+                                       message: "this text node resolves to 100000 lines; the limit is 4096 lines per text node"),
+                           LayoutIssue(path: "root", message: "the layout resolves to 8192 shapes (skeleton shapes, text bars and backgrounds); the limit is 4096 shapes per layout")])
     }
 
-    /// Each list and grid within its limit, together too many: a grid of lists of 16384 rows.
+    /// Each list and grid within its limit, together too many: a grid of lists of 4096 rows.
     @Test func totalsAreCountedThroughNestedTemplates() {
         let (issues, seconds) = refusal(layoutText(root: #"""
-            {"kind": "grid", "itemSize": [1, 16384], "items": 16384, "item":
+            {"kind": "grid", "itemSize": [1, 4096], "items": 4096, "item":
               {"kind": "list", "rowHeight": 1, "row": {"kind": "view"}}}
-            """#, canvas: #"{"width": 16384, "height": 16384}"#))
+            """#, canvas: #"{"width": 16384, "height": 4096}"#))
         #expect(issues == [
-            LayoutIssue(path: "root", message: "the layout resolves to 268451841 nodes (template instances included); the limit is 65536 nodes per layout"),
-            LayoutIssue(path: "root", message: "the layout resolves to 268435456 shapes (skeleton shapes, text bars and backgrounds); the limit is 65536 shapes per layout"),
+            LayoutIssue(path: "root", message: "the layout resolves to 16781313 nodes (template instances included); the limit is 16384 nodes per layout"),
+            LayoutIssue(path: "root", message: "the layout resolves to 16777216 shapes (skeleton shapes, text bars and backgrounds); the limit is 4096 shapes per layout"),
         ])
         #expect(seconds < Self.fastEnough)
     }
@@ -92,22 +94,22 @@ struct LimitTests {
     @Test func fixedCountsAreBoundedWhereTheyAreWritten() {
         #expect(loadIssues(layoutText(root: #"{"kind": "text", "lines": 4097}"#)) == [
             LayoutIssue(path: "root.lines", message: "4097 is out of range: expected an integer from 1 to 4096")])
-        #expect(loadIssues(layoutText(root: #"{"kind": "list", "rowHeight": 1, "rows": 16385, "row": {"kind": "view"}}"#)) == [
-            LayoutIssue(path: "root.rows", message: "16385 is out of range: expected an integer from 0 to 16384")])
-        #expect(loadIssues(layoutText(root: #"{"kind": "grid", "itemSize": [1, 1], "items": 16385}"#)) == [
-            LayoutIssue(path: "root.items", message: "16385 is out of range: expected an integer from 0 to 16384")])
+        #expect(loadIssues(layoutText(root: #"{"kind": "list", "rowHeight": 1, "rows": 4097, "row": {"kind": "view"}}"#)) == [
+            LayoutIssue(path: "root.rows", message: "4097 is out of range: expected an integer from 0 to 4096")])
+        #expect(loadIssues(layoutText(root: #"{"kind": "grid", "itemSize": [1, 1], "items": 4097}"#)) == [
+            LayoutIssue(path: "root.items", message: "4097 is out of range: expected an integer from 0 to 4096")])
     }
 
     @Test func aLayoutAtTheLimitsLoadsAndResolvesToThem() throws {
         let resolved = try resolve(layoutText(root: #"""
             {"kind": "view", "children": [
-              {"kind": "grid", "frame": [0, 0, 128, 128], "itemSize": [1, 1]},
-              {"kind": "text", "frame": [200, 0, 100, 16384], "lines": "auto", "textLineHeight": 1, "textLineSpacing": 3}
+              {"kind": "grid", "frame": [0, 0, 64, 32], "itemSize": [1, 1]},
+              {"kind": "text", "frame": [200, 0, 100, 8192], "lines": "auto", "textLineHeight": 1, "textLineSpacing": 3}
             ]}
-            """#, canvas: #"{"width": 1000, "height": 16384}"#))
-        #expect(resolved.root.children[0].children.count == 16384)
-        #expect(resolved.root.children[1].bars.count == 4096)
-        #expect(resolved.skeletonShapes.count == 16384 + 4096)
+            """#, canvas: #"{"width": 1000, "height": 8192}"#))
+        #expect(resolved.root.children[0].children.count == 2048)
+        #expect(resolved.root.children[1].bars.count == 2048)
+        #expect(resolved.skeletonShapes.count == LayoutLimits.shapes)
     }
 
     /// The daemon's start layout comes through `load(path:)`; refused, the daemon falls back to the built-in one.
@@ -120,7 +122,7 @@ struct LimitTests {
             Issue.record("a layout of 268 million items loaded")
             return
         }
-        #expect(error.lines == ["\(file): root: this grid resolves to 268435456 items; the limit is 16384 items per grid"])
+        #expect(error.lines == ["\(file): root: this grid resolves to 268435456 items; the limit is 4096 items per grid"])
     }
 
     /// A layout built in code skips the census; the resolver still stops at the limits, quickly.

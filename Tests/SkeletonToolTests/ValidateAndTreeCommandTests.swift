@@ -106,7 +106,7 @@ struct ValidateCommandTests {
         let elapsed = try ContinuousClock().measure { result = try scratch.skeletond(["validate", grid, tall, thin]) }
         #expect(result?.status == 1, "\(result.map(String.init(describing:)) ?? "")")
         #expect(result?.stderrLines == [
-            "\(grid): root.children[0]: this grid resolves to 268435456 items; the limit is 16384 items per grid",
+            "\(grid): root.children[0]: this grid resolves to 268435456 items; the limit is 4096 items per grid",
             "\(tall): root.children[0]: this text node resolves to 40000000 lines; the limit is 4096 lines per text node",
             "\(thin): root: this text node resolves to 10000000 lines; the limit is 4096 lines per text node",
         ])

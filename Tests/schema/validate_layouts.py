@@ -114,10 +114,10 @@ BAD = [
     ("grid without itemSize", with_change(add_child({"kind": "grid", "items": 3}))),
     ("grid itemSize of 0", with_change(add_child({"kind": "grid", "itemSize": [0, 10]}))),
     ("grid spacing with 3 values", with_change(add_child({"kind": "grid", "itemSize": [10, 10], "spacing": [1, 2, 3]}))),
-    ("list rows 16385", with_change(add_child({"kind": "list", "rowHeight": 20, "row": LIST_ROW, "rows": 16385}))),
+    ("list rows 4097", with_change(add_child({"kind": "list", "rowHeight": 20, "row": LIST_ROW, "rows": 4097}))),
     ("section rows 16385", with_change(add_child(
-        {"kind": "list", "rowHeight": 20, "row": LIST_ROW, "sections": [{"rows": 16385}]}))),
-    ("grid items 16385", with_change(add_child({"kind": "grid", "itemSize": [10, 10], "items": 16385}))),
+        {"kind": "list", "rowHeight": 20, "row": LIST_ROW, "sections": [{"rows": 4097}]}))),
+    ("grid items 4097", with_change(add_child({"kind": "grid", "itemSize": [10, 10], "items": 4097}))),
     ("grid items \"all\"", with_change(add_child({"kind": "grid", "itemSize": [10, 10], "items": "all"}))),
     ("gradient list of one colour", with_change(set_key(["appearance", "gradient"], ["clouds"]))),
     ("gradient object without base", with_change(set_key(["appearance", "gradient"], {"secondary": "clouds"}))),

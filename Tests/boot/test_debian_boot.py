@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A real boot: Debian 12 with systemd as PID 1 and skeletond's package, under QEMU.
 
-    python3 Tests/boot/test_debian_boot.py [--case initramfs|real-root|no-executable|dracut|no-module]... [--deb PATH]
+    python3 Tests/boot/test_debian_boot.py [--case initramfs|layout-change|disabled|real-root|no-executable|dracut|dracut-disabled|no-module]... [--deb PATH]
 
 The root file system is built by mmdebstrap from Debian's packages (cached as
 build/boot/debian12-base-HASH.tar), the package of `make deb` is installed into it with dpkg, a
@@ -25,6 +25,22 @@ initramfs; checked as `initramfs`. Case `no-module` (only with `--case no-module
 `make test`, for its time): the hook's initramfs without the card's DRM
 driver: the initramfs daemon waits past `waitSeconds` (no memory fallback) and draws once the
 real root's udev loads bochs; checked as `initramfs` from the real root on.
+
+Follow-ups that boot the `initramfs` case's root and the disk its boot left (they run that case
+too), told what to do by `e2e.step=` on the kernel command line (Tests/boot/guest/e2e-after):
+`layout-change`: at the end of the `initramfs` boot the start layout is edited (another tint);
+skeletond-cache.path must start skeletond-cache.service, which must succeed, leave the new
+layout's frame in /var/cache/skeletond (read from the disk image with debugfs, equal to
+`skeletond render`) and make the initramfs again; the boot after it (`next-boot`, from that
+initramfs) is checked as `initramfs` against the new layout's render, then the package is
+installed again there (the postinst, with the card present, must prepare the next boot: a frame
+equal to the render and a boot plan; in the chroot, without a display, it prepared nothing) and
+purged (no /var/cache/skeletond, nothing in /run/skeletond). `disabled`: between them, a boot
+with `skeletond.enable=0`: no skeletond process in the initramfs once the card is up and no
+log, none in the real root, nothing holding the card, skeletond.service, .socket,
+skeletond-hide.service and skeletond-cache.path skipped by their condition (the journal says
+so), no /run/skeletond, `skeletonctl status` exits 2, the text console on every screenshot.
+`dracut-disabled`: the same with the `dracut` case's root. Each boot prints how long it took.
 """
 
 from __future__ import annotations

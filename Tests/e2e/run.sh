@@ -16,3 +16,4 @@ python3 Tests/e2e/test_skeletond_heads.py
 python3 Tests/e2e/test_skeletond_hotplug.py
 python3 Tests/e2e/test_skeletond_content.py
 python3 Tests/e2e/test_skeletond_panel_orientation.py
+python3 Tests/e2e/test_skeletond_bgrt.py

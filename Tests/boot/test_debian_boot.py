@@ -74,8 +74,8 @@ OUT = REPO / "build" / "boot"
 # locales and the kernel modules no virtual machine here needs (sound, networking, media,
 # other GPUs...) are left out: the root is unpacked, imaged and booted for every case. cpio,
 # kpartx and e2fsprogs are what dracut needs besides: the dracut case swaps it in for
-# initramfs-tools.
-PACKAGES = "systemd-sysv,udev,kmod,linux-image-amd64,initramfs-tools,busybox,cpio,kpartx,e2fsprogs,fonts-dejavu-core"
+# initramfs-tools. make: `make install` runs in the guest (the next-boot follow-up).
+PACKAGES = "systemd-sysv,udev,kmod,linux-image-amd64,initramfs-tools,busybox,cpio,kpartx,e2fsprogs,fonts-dejavu-core,make"
 EXCLUDED = ["/usr/share/doc/*", "/usr/share/man/*", "/usr/share/locale/*", "/usr/share/info/*",
             "/lib/modules/*/kernel/sound/*", "/lib/modules/*/kernel/net/*", "/lib/modules/*/kernel/drivers/net/*",
             "/lib/modules/*/kernel/drivers/media/*", "/lib/modules/*/kernel/drivers/infiniband/*",
@@ -203,6 +203,14 @@ def prepare_root(case: str, deb: Path, work: Path) -> tuple[Path, Path, Path]:
         # For the follow-up boots (e2e.step=): the package again, and the changed layout.
         shutil.copy(deb, root / "root" / "skeletond.deb")
         (root / "root" / "e2e-changed.json").write_text(json.dumps(CHANGED))
+        # What `make install` installs from, its executables the package's (built already).
+        src = root / "root" / "src"
+        for part in ("systemd", "config", "initramfs"):
+            shutil.copytree(REPO / part, src / part)
+        shutil.copy(REPO / "Makefile", src / "Makefile")
+        (src / "build" / "static").mkdir(parents=True)
+        for tool in ("skeletond", "skeletonctl"):
+            shutil.copy(root / "usr/bin" / tool, src / "build" / "static" / tool)
     if case in ("initramfs", "no-executable"):
         shutil.copy(HERE / "guest" / "e2e-initramfs-mark", premount / "e2e-mark")
         (premount / "e2e-mark").chmod(0o755)
@@ -439,7 +447,7 @@ def check_frame_file(c: Checker, label: str, disk: Path, guest_path: str, expect
         c.check(f"{label}: {guest_path} is a whole frame cache entry", False, f"dumped {dumped}")
         return
     d = png.compare(image, expected, diff_path=work / f"diff-{Path(guest_path).name}.png")
-    c.check(f"{label}: {guest_path} holds the new layout's frame (equals `skeletond render`)", d.ok, str(d))
+    c.check(f"{label}: {guest_path} holds the start layout's frame (equals `skeletond render`)", d.ok, str(d))
 
 
 def check_layout_change(c: Checker, result: dict, disk: Path, version: str, expected: png.Image, work: Path) -> Path | None:
@@ -496,7 +504,8 @@ def check_disabled(c: Checker, result: dict, expected: png.Image, work: Path, la
             str(marker(result, "CTL_STATUS_RC")))
 
 
-def check_reinstall_purge(c: Checker, result: dict, disk: Path, expected: png.Image, work: Path) -> None:
+def check_reinstall_purge(c: Checker, result: dict, disk: Path, expected: png.Image, default_layout: png.Image,
+                          work: Path) -> None:
     """In the boot after the layout change: the package installed again where a display is
     prepares the next boot; purged, it leaves no frame cache and no marks."""
     label = "next-boot"
@@ -508,6 +517,11 @@ def check_reinstall_purge(c: Checker, result: dict, disk: Path, expected: png.Im
     c.check(f"{label}: dpkg -P succeeded", marker(result, "PURGE") == "0", str(marker(result, "PURGE")))
     c.check(f"{label}: purge removed the frame cache and the marks in /run/skeletond",
             marker(result, "PURGED") == "cache=absent run=", str(marker(result, "PURGED")))
+    made = (marker(result, "MAKE_INSTALL") or "").split()
+    c.check(f"{label}: `make install` ended with a prepared cache (a {SIZE[0]}x{SIZE[1]} frame and a boot plan)",
+            made[:1] == ["0"] and any(f.endswith(f"-{SIZE[0]}x{SIZE[1]}.frame") for f in made)
+            and any(f.endswith(".boot") for f in made), str(made))
+    check_frame_file(c, f"{label}: make install", disk, "/root/make-install.frame", default_layout, work)
 
 
 def follow_ups(c: Checker, cases: list[str], first: dict, root: Path, kernel: Path, initrd: Path, work: Path,
@@ -539,7 +553,10 @@ def follow_ups(c: Checker, cases: list[str], first: dict, root: Path, kernel: Pa
         result = boot(root, kernel, initrd, again, timeout=400, append="e2e.step=reinstall-purge", disk=disk)
         print(f"  next-boot: booted to the power-off in {time.monotonic() - began:.0f} s")
         check_case(c, "next-boot", result, changed, again)
-        check_reinstall_purge(c, result, disk, changed, again)
+        default_layout = work.parent / "expected-default.png"
+        run(str(HOST_TOOL), "render", str(REPO / "config/layouts/default.json"), "--out", str(default_layout),
+            "--size", f"{SIZE[0]}x{SIZE[1]}", "--at", "0")
+        check_reinstall_purge(c, result, disk, changed, png.read(default_layout), again)
 
 
 def main() -> int:

@@ -514,6 +514,9 @@ def check_reinstall_purge(c: Checker, result: dict, disk: Path, expected: png.Im
     c.check(f"{label}: the postinst prepared the next boot (a {SIZE[0]}x{SIZE[1]} frame and a boot plan)",
             any(f.endswith(f"-{SIZE[0]}x{SIZE[1]}.frame") for f in files) and any(f.endswith(".boot") for f in files), str(files))
     check_frame_file(c, f"{label}: postinst", disk, "/root/postinst.frame", expected, work)
+    before = dict(item.split("=", 1) for item in (marker(result, "BEFORE_PURGE") or "").split())
+    c.check(f"{label}: before the purge, files in the frame cache and marks in /run/skeletond",
+            before.get("cache", "0") != "0" and before.get("run", "0") != "0", str(before))
     c.check(f"{label}: dpkg -P succeeded", marker(result, "PURGE") == "0", str(marker(result, "PURGE")))
     c.check(f"{label}: purge removed the frame cache and the marks in /run/skeletond",
             marker(result, "PURGED") == "cache=absent run=", str(marker(result, "PURGED")))

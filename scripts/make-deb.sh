@@ -26,5 +26,6 @@ for file in ../skeletond_"$version"_"$arch".deb ../skeletond_"$version"_"$arch".
 done
 deb=build/deb/skeletond_"$version"_"$arch".deb
 echo "$deb: $(stat -c %s "$deb") bytes"
-# lintian: no errors and no warnings.
-lintian --fail-on error "$deb"
+# lintian: no errors and no warnings (an override in debian/skeletond.lintian-overrides, with a
+# comment saying why, for what must stay). --fail-on warning fails on both.
+lintian --fail-on warning "$deb"

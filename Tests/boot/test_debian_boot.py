@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A real boot: Debian 12 with systemd as PID 1 and skeletond's package, under QEMU.
 
-    python3 Tests/boot/test_debian_boot.py [--case initramfs|real-root|no-executable|dracut|no-module]... [--deb PATH]
+    python3 Tests/boot/test_debian_boot.py [--case initramfs|layout-change|disabled|real-root|no-executable|dracut|dracut-disabled|no-module]... [--deb PATH]
 
 The root file system is built by mmdebstrap from Debian's packages (cached as
 build/boot/debian12-base-HASH.tar), the package of `make deb` is installed into it with dpkg, a
@@ -27,6 +27,22 @@ initramfs; checked as `initramfs`. Case `no-module` (only with `--case no-module
 `make test`, for its time): the hook's initramfs without the card's DRM
 driver: the initramfs daemon waits past `waitSeconds` (no memory fallback) and draws once the
 real root's udev loads bochs; checked as `initramfs` from the real root on.
+
+Follow-ups that boot the `initramfs` case's root and the disk its boot left (they run that case
+too), told what to do by `e2e.step=` on the kernel command line (Tests/boot/guest/e2e-after):
+`layout-change`: at the end of the `initramfs` boot the start layout is edited (another tint);
+skeletond-cache.path must start skeletond-cache.service, which must succeed, leave the new
+layout's frame in /var/cache/skeletond (read from the disk image with debugfs, equal to
+`skeletond render`) and make the initramfs again; the boot after it (`next-boot`, from that
+initramfs) is checked as `initramfs` against the new layout's render, then the package is
+installed again there (the postinst, with the card present, must prepare the next boot: a frame
+equal to the render and a boot plan; in the chroot, without a display, it prepared nothing) and
+purged (no /var/cache/skeletond, nothing in /run/skeletond). `disabled`: between them, a boot
+with `skeletond.enable=0`: no skeletond process in the initramfs once the card is up and no
+log, none in the real root, nothing holding the card, skeletond.service, .socket,
+skeletond-hide.service and skeletond-cache.path skipped by their condition (the journal says
+so), no /run/skeletond, `skeletonctl status` exits 2, the text console on every screenshot.
+`dracut-disabled`: the same with the `dracut` case's root. Each boot prints how long it took.
 """
 
 from __future__ import annotations
@@ -62,8 +78,8 @@ NEEDS_ROOT = "needs root: the root file system is built, installed into with chr
 # locales and the kernel modules no virtual machine here needs (sound, networking, media,
 # other GPUs...) are left out: the root is unpacked, imaged and booted for every case. cpio,
 # kpartx and e2fsprogs are what dracut needs besides: the dracut case swaps it in for
-# initramfs-tools.
-PACKAGES = "systemd-sysv,udev,kmod,linux-image-amd64,initramfs-tools,busybox,cpio,kpartx,e2fsprogs,fonts-dejavu-core"
+# initramfs-tools. make: `make install` runs in the guest (the next-boot follow-up).
+PACKAGES = "systemd-sysv,udev,kmod,linux-image-amd64,initramfs-tools,busybox,cpio,kpartx,e2fsprogs,fonts-dejavu-core,make"
 EXCLUDED = ["/usr/share/doc/*", "/usr/share/man/*", "/usr/share/locale/*", "/usr/share/info/*",
             "/lib/modules/*/kernel/sound/*", "/lib/modules/*/kernel/net/*", "/lib/modules/*/kernel/drivers/net/*",
             "/lib/modules/*/kernel/drivers/media/*", "/lib/modules/*/kernel/drivers/infiniband/*",
@@ -73,6 +89,13 @@ EXCLUDED = ["/usr/share/doc/*", "/usr/share/man/*", "/usr/share/locale/*", "/usr
             "/lib/modules/*/kernel/drivers/usb/*", "/lib/modules/*/kernel/drivers/scsi/*", "/lib/modules/*/kernel/drivers/iio/*"]
 BASE = OUT / f"debian12-base-{hashlib.sha256((PACKAGES + ' '.join(EXCLUDED)).encode()).hexdigest()[:12]}.tar"
 SIZE = (1024, 768)
+# The start layout as an administrator changes it in the `layout-change` boot: another tint.
+CHANGED = dict(SOLID, appearance={"tint": "#E74C3C"})
+# The follow-up boots of the initramfs case's root, each its own --case: `layout-change` edits the
+# layout at the end of the initramfs boot, boots again (`next-boot`) and reinstalls and purges
+# the package there; `disabled` boots with skeletond.enable=0 in between.
+FOLLOW_UPS = ("layout-change", "disabled")
+OFF_MESSAGE = "skipped because of an unmet condition check (ConditionKernelCommandLine=!skeletond.enable=0)"
 HOST_TOOL = REPO / ".build" / "debug" / "skeletond"
 
 
@@ -180,6 +203,18 @@ def prepare_root(case: str, deb: Path, work: Path) -> tuple[Path, Path, Path]:
     # Test-only pieces: the initramfs marker script, the probes, Debian's plymouth client.
     premount = root / "etc/initramfs-tools/scripts/init-premount"
     premount.mkdir(parents=True, exist_ok=True)
+    if case == "initramfs":
+        # For the follow-up boots (e2e.step=): the package again, and the changed layout.
+        shutil.copy(deb, root / "root" / "skeletond.deb")
+        (root / "root" / "e2e-changed.json").write_text(json.dumps(CHANGED))
+        # What `make install` installs from, its executables the package's (built already).
+        src = root / "root" / "src"
+        for part in ("systemd", "config", "initramfs"):
+            shutil.copytree(REPO / part, src / part)
+        shutil.copy(REPO / "Makefile", src / "Makefile")
+        (src / "build" / "static").mkdir(parents=True)
+        for tool in ("skeletond", "skeletonctl"):
+            shutil.copy(root / "usr/bin" / tool, src / "build" / "static" / tool)
     if case in ("initramfs", "no-executable"):
         shutil.copy(HERE / "guest" / "e2e-initramfs-mark", premount / "e2e-mark")
         (premount / "e2e-mark").chmod(0o755)
@@ -219,16 +254,20 @@ def prepare_root(case: str, deb: Path, work: Path) -> tuple[Path, Path, Path]:
     return root, root / "boot" / f"vmlinuz-{version}", root / "boot" / f"initrd.img-{version}"
 
 
-def boot(root: Path, kernel: Path, initrd: Path, work: Path, timeout: float = 300) -> dict:
-    disk = work / "disk.img"
-    disk.unlink(missing_ok=True)
-    run("mke2fs", "-q", "-t", "ext4", "-d", str(root), str(disk), "3G")
+def boot(root: Path, kernel: Path, initrd: Path, work: Path, timeout: float = 300, append: str = "",
+         disk: Path | None = None) -> dict:
+    """Boots the root (imaged afresh as work/disk.img), or `disk` as a previous boot left it;
+    `append` goes on the kernel command line."""
+    if disk is None:
+        disk = work / "disk.img"
+        disk.unlink(missing_ok=True)
+        run("mke2fs", "-q", "-t", "ext4", "-d", str(root), str(disk), "3G")
     sockets = Path(tempfile.mkdtemp(prefix="skeletond-boot-"))
     con_path, qmp_path = sockets / "con", sockets / "qmp"
     con_server, qmp_server = qemu_harness._listen(con_path), qemu_harness._listen(qmp_path)
     command = ["qemu-system-x86_64", "-accel", "tcg", "-m", "1024", "-smp", "1", "-no-reboot", "-no-shutdown",
                "-kernel", str(kernel), "-initrd", str(initrd),
-               "-append", "root=/dev/vda rw console=ttyS0 quiet vt.global_cursor_default=0 systemd.show_status=0",
+               "-append", ("root=/dev/vda rw console=ttyS0 quiet vt.global_cursor_default=0 systemd.show_status=0 " + append).strip(),
                "-drive", f"file={disk},if=virtio,format=raw", "-device", f"VGA,xres={SIZE[0]},yres={SIZE[1]}",
                "-display", "none", "-chardev", f"socket,id=con,path={con_path}", "-serial", "chardev:con",
                "-qmp", f"unix:{qmp_path}"]
@@ -334,8 +373,8 @@ def check_case(c: Checker, case: str, result: dict, expected: png.Image, work: P
         return None
     c.check(f"{label}: the boot ran to the power-off", not result["timed_out"] and "poweroff" in result["shots"],
             f"timed out {result['timed_out']}, markers {[m for _, m in result['markers']][-5:]} (log {work}/serial.txt)")
-    from_initramfs = case in ("initramfs", "dracut", "no-module")
-    for shot in (["initramfs"] if case in ("initramfs", "dracut") else []) + ["realroot", "shown-again"]:
+    from_initramfs = case in ("initramfs", "dracut", "no-module", "next-boot")
+    for shot in (["initramfs"] if case in ("initramfs", "dracut", "next-boot") else []) + ["realroot", "shown-again"]:
         if shot not in result["shots"]:
             c.check(f"{label}: {shot} screenshot taken", False, f"markers {[m for _, m in result['markers']][-5:]}")
             continue
@@ -389,7 +428,7 @@ def seen_by(result: dict, case: str) -> tuple[str, float | None]:
     """The earliest guest uptime by which something outside the daemon had seen its first frame
     logged: the initramfs marker script (it polls the log every 0.1 s, then asks for the
     `initramfs` shot), else the probe in the real root when it read the line."""
-    if case in ("initramfs", "dracut"):
+    if case in ("initramfs", "dracut", "next-boot"):
         shoot = marker(result, "SHOOT")
         if shoot and shoot.split()[0] == "initramfs":
             return "the initramfs shot", number(" ".join(shoot.split()[1:]))
@@ -412,12 +451,165 @@ def check_first_frame_time(c: Checker, label: str, first: float | None, seen: tu
             f"first frame {first} s, {what} at uptime {at} s")
 
 
+def debugfs(disk: Path, request: str) -> str:
+    """A debugfs request on the guest's disk image (read-only, nothing mounted)."""
+    return subprocess.run(["debugfs", "-R", request, str(disk)], capture_output=True, text=True, check=True).stdout
+
+
+def dump(disk: Path, guest_path: str, host_path: Path) -> Path | None:
+    host_path.unlink(missing_ok=True)
+    debugfs(disk, f"dump {guest_path} {host_path}")
+    return host_path if host_path.exists() and host_path.stat().st_size > 0 else None
+
+
+def frame_file(path: Path) -> png.Image | None:
+    """A frame cache entry (SKFRAME1, width, height, XRGB8888 rows) as an RGB image."""
+    blob = path.read_bytes()
+    if blob[:8] != b"SKFRAME1":
+        return None
+    width, height = int.from_bytes(blob[8:12], "little"), int.from_bytes(blob[12:16], "little")
+    pixels = blob[16:]
+    if len(pixels) != width * height * 4:
+        return None
+    rgb = bytearray(width * height * 3)
+    rgb[0::3], rgb[1::3], rgb[2::3] = pixels[2::4], pixels[1::4], pixels[0::4]
+    return png.Image(width, height, 3, bytes(rgb))
+
+
+def check_frame_file(c: Checker, label: str, disk: Path, guest_path: str, expected: png.Image, work: Path) -> None:
+    dumped = dump(disk, guest_path, work / Path(guest_path).name)
+    image = frame_file(dumped) if dumped else None
+    if image is None:
+        c.check(f"{label}: {guest_path} is a whole frame cache entry", False, f"dumped {dumped}")
+        return
+    d = png.compare(image, expected, diff_path=work / f"diff-{Path(guest_path).name}.png")
+    c.check(f"{label}: {guest_path} holds the start layout's frame (equals `skeletond render`)", d.ok, str(d))
+
+
+def check_layout_change(c: Checker, result: dict, disk: Path, version: str, expected: png.Image, work: Path) -> Path | None:
+    """After the initramfs boot edited the start layout: skeletond-cache.path started
+    skeletond-cache.service, which wrote the new layout's frame and a boot plan and made the
+    initramfs again. Returns that initramfs, for the next boot."""
+    label = "layout-change"
+    service = (marker(result, "CACHE_SERVICE") or "").split(",")
+    c.check(f"{label}: skeletond-cache.service ran and succeeded", service[:3] == ["success", "0", "inactive"], str(service))
+    if len(service) == 4:
+        print(f"  {label}: skeletond-cache.service done {service[3]} after the layout was written")
+    files = (marker(result, "CACHE_FILES") or "").split()
+    frames = [f for f in files if f.endswith(f"-{SIZE[0]}x{SIZE[1]}.frame")]
+    c.check(f"{label}: the frame cache holds one {SIZE[0]}x{SIZE[1]} frame and a boot plan",
+            len(frames) == 1 and any(f.endswith(".boot") for f in files), str(files))
+    if frames:
+        check_frame_file(c, label, disk, f"/var/cache/skeletond/{frames[0]}", expected, work)
+    try:
+        remade = int(marker(result, "INITRD_AFTER") or 0) > int(marker(result, "INITRD_BEFORE") or 0)
+    except ValueError:
+        remade = False
+    c.check(f"{label}: the initramfs was made again", remade,
+            f"{marker(result, 'INITRD_BEFORE')} -> {marker(result, 'INITRD_AFTER')}")
+    return dump(disk, f"/boot/initrd.img-{version}", work / "initrd-after.img")
+
+
+def check_disabled(c: Checker, result: dict, expected: png.Image, work: Path, label: str = "disabled") -> None:
+    """skeletond.enable=0: nothing started in the initramfs or from the real root, nothing
+    drawn (the console throughout), the journal says why."""
+    c.check(f"{label}: the boot ran to the power-off", not result["timed_out"] and "poweroff" in result["shots"],
+            f"timed out {result['timed_out']}, markers {[m for _, m in result['markers']][-5:]} (log {work}/serial.txt)")
+    off = marker(result, "INITRAMFS_OFF")
+    c.check(f"{label}: in the initramfs, with the card up, no skeletond process and no log", off == "card=yes log=no procs=", str(off))
+    for shot in ("initramfs", "realroot", "hidden", "poweroff"):
+        if shot not in result["shots"]:
+            c.check(f"{label}: {shot} screenshot taken", False)
+            continue
+        ok, detail = is_console(png.read(result["shots"][shot]), expected)
+        c.check(f"{label}: {shot}: the text console, no skeleton", ok, detail)
+    holders = (marker(result, "CARD_HOLDERS") or "").split()
+    c.check(f"{label}: nothing holds the DRM card in the real root", marker(result, "CARD_HOLDERS") is not None and holders == [],
+            f"holders {holders}")
+    c.check(f"{label}: no skeletond process in the real root", (marker(result, "DAEMONS") or "").strip() == "",
+            str(marker(result, "DAEMONS")))
+    units = dict(item.split("=", 1) for item in (marker(result, "UNITS") or "").split())
+    c.check(f"{label}: skeletond.service, .socket and skeletond-cache.path skipped by their condition",
+            units == {unit: "inactive,no" for unit in ("skeletond.service", "skeletond.socket", "skeletond-cache.path")}, str(units))
+    c.check(f"{label}: skeletond-hide.service skipped by its condition", marker(result, "HIDE_UNIT") == "inactive,no",
+            str(marker(result, "HIDE_UNIT")))
+    journal = marker(result, "JOURNAL") or ""
+    c.check(f"{label}: the journal says skeletond.service was turned off", OFF_MESSAGE in journal, journal[-300:])
+    c.check(f"{label}: /run/skeletond was not made", (marker(result, "RUN_DIR") or "").strip() == "", str(marker(result, "RUN_DIR")))
+    c.check(f"{label}: skeletonctl status cannot reach a daemon (exit status 2)", marker(result, "CTL_STATUS_RC") == "2",
+            str(marker(result, "CTL_STATUS_RC")))
+
+
+def check_reinstall_purge(c: Checker, result: dict, disk: Path, expected: png.Image, default_layout: png.Image,
+                          work: Path) -> None:
+    """In the boot after the layout change: the package installed again where a display is
+    prepares the next boot; purged, it leaves no frame cache and no marks."""
+    label = "next-boot"
+    c.check(f"{label}: dpkg -i of the package succeeded in the guest", marker(result, "REINSTALL") == "0", str(marker(result, "REINSTALL")))
+    files = (marker(result, "POSTINST_CACHE") or "").split()
+    c.check(f"{label}: the postinst prepared the next boot (a {SIZE[0]}x{SIZE[1]} frame and a boot plan)",
+            any(f.endswith(f"-{SIZE[0]}x{SIZE[1]}.frame") for f in files) and any(f.endswith(".boot") for f in files), str(files))
+    check_frame_file(c, f"{label}: postinst", disk, "/root/postinst.frame", expected, work)
+    before = dict(item.split("=", 1) for item in (marker(result, "BEFORE_PURGE") or "").split())
+    c.check(f"{label}: before the purge, files in the frame cache and marks in /run/skeletond",
+            before.get("cache", "0") != "0" and before.get("run", "0") != "0", str(before))
+    c.check(f"{label}: dpkg -P succeeded", marker(result, "PURGE") == "0", str(marker(result, "PURGE")))
+    c.check(f"{label}: purge removed the frame cache and the marks in /run/skeletond",
+            marker(result, "PURGED") == "cache=absent run=", str(marker(result, "PURGED")))
+    made = (marker(result, "MAKE_INSTALL") or "").split()
+    c.check(f"{label}: `make install` ended with a prepared cache (a {SIZE[0]}x{SIZE[1]} frame and a boot plan)",
+            made[:1] == ["0"] and any(f.endswith(f"-{SIZE[0]}x{SIZE[1]}.frame") for f in made)
+            and any(f.endswith(".boot") for f in made), str(made))
+    check_frame_file(c, f"{label}: make install", disk, "/root/make-install.frame", default_layout, work)
+
+
+def follow_ups(c: Checker, cases: list[str], first: dict, root: Path, kernel: Path, initrd: Path, work: Path,
+               changed: png.Image) -> None:
+    """The boots after the initramfs case's, on the disk it left: skeletond.enable=0, then the
+    boot after the layout change (its first frame the new layout's), reinstalling and purging."""
+    disk = work / "disk.img"
+    version = kernel.name[len("vmlinuz-"):]
+    expected = png.read(OUT / "cases" / "expected.png")
+    if "layout-change" in cases:
+        made = check_layout_change(c, first, disk, version, changed, work)
+        c.check("layout-change: the initramfs made in the guest was read back", made is not None)
+        if made is None:
+            return
+        initrd, expected = made, changed
+    if "disabled" in cases:
+        print("== disabled: the same disk, booted with skeletond.enable=0")
+        began = time.monotonic()
+        off = work.parent / "disabled"
+        off.mkdir(parents=True, exist_ok=True)
+        result = boot(root, kernel, initrd, off, append="skeletond.enable=0 e2e.step=disabled", disk=disk)
+        print(f"  disabled: booted to the power-off in {time.monotonic() - began:.0f} s")
+        check_disabled(c, result, expected, off)
+    if "layout-change" in cases:
+        print("== next-boot: the same disk after the layout change; then the package reinstalled and purged")
+        began = time.monotonic()
+        again = work.parent / "next-boot"
+        again.mkdir(parents=True, exist_ok=True)
+        result = boot(root, kernel, initrd, again, timeout=400, append="e2e.step=reinstall-purge", disk=disk)
+        print(f"  next-boot: booted to the power-off in {time.monotonic() - began:.0f} s")
+        check_case(c, "next-boot", result, changed, again)
+        default_layout = work.parent / "expected-default.png"
+        run(str(HOST_TOOL), "render", str(REPO / "config/layouts/default.json"), "--out", str(default_layout),
+            "--size", f"{SIZE[0]}x{SIZE[1]}", "--at", "0")
+        check_reinstall_purge(c, result, disk, changed, png.read(default_layout), again)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--case", action="append", choices=["initramfs", "real-root", "no-executable", "no-module", "dracut"])
+    parser.add_argument("--case", action="append", choices=["initramfs", "layout-change", "disabled", "real-root", "no-executable",
+                                                            "no-module", "dracut", "dracut-disabled"])
     parser.add_argument("--deb", type=Path, help="install this package instead of building one with `make deb`")
     args = parser.parse_args()
-    cases = args.case or ["initramfs", "real-root", "no-executable", "dracut"]
+    cases = args.case or ["initramfs", "layout-change", "disabled", "real-root", "no-executable", "dracut", "dracut-disabled"]
+    # The follow-ups boot the root their case prepared (and the disk it left): that case runs too.
+    if any(case in cases for case in FOLLOW_UPS) and "initramfs" not in cases:
+        cases.insert(0, "initramfs")
+    if "dracut-disabled" in cases and "dracut" not in cases:
+        cases.append("dracut")
     if os.geteuid() != 0:
         print(f"SKIPPED: {NEEDS_ROOT}")
         return SKIPPED
@@ -430,8 +622,14 @@ def main() -> int:
     expected_path = work_root / "expected.png"
     run(str(HOST_TOOL), "render", str(layout), "--out", str(expected_path), "--size", f"{SIZE[0]}x{SIZE[1]}")
     expected = png.read(expected_path)
+    changed_layout = work_root / "changed.json"
+    changed_layout.write_text(json.dumps(CHANGED))
+    run(str(HOST_TOOL), "render", str(changed_layout), "--out", str(work_root / "expected-changed.png"), "--size", f"{SIZE[0]}x{SIZE[1]}")
+    changed = png.read(work_root / "expected-changed.png")
     first_frames: dict[str, float | None] = {}
     for case in cases:
+        if case in FOLLOW_UPS or case == "dracut-disabled":
+            continue
         work = work_root / case
         work.mkdir(parents=True, exist_ok=True)
         print(f"== {case}: Debian 12, systemd, {deb.name} installed, " + {
@@ -443,9 +641,24 @@ def main() -> int:
         began = time.monotonic()
         root, kernel, initrd = prepare_root(case, deb, work)
         prepared = time.monotonic()
-        result = boot(root, kernel, initrd, work)
+        if case == "initramfs":
+            cache = root / "var/cache/skeletond"
+            c.check("postinst in a chroot (no display): succeeded and prepared nothing",
+                    cache.is_dir() and not any(cache.iterdir()), f"{sorted(p.name for p in cache.iterdir()) if cache.is_dir() else 'no directory'}")
+        step = "e2e.step=layout-change" if case == "initramfs" and "layout-change" in cases else ""
+        result = boot(root, kernel, initrd, work, timeout=1200 if step else 300, append=step)
         print(f"  {case}: root prepared in {prepared - began:.0f} s ({initrd.stat().st_size >> 20} MB initramfs), booted to the power-off in {time.monotonic() - prepared:.0f} s")
         first_frames[case] = check_case(c, case, result, expected, work)
+        if case == "initramfs":
+            follow_ups(c, cases, result, root, kernel, initrd, work, changed)
+        if case == "dracut" and "dracut-disabled" in cases:
+            print("== dracut-disabled: the dracut root again, with skeletond.enable=0")
+            began = time.monotonic()
+            off = work_root / "dracut-disabled"
+            off.mkdir(parents=True, exist_ok=True)
+            result = boot(root, kernel, initrd, off, append="skeletond.enable=0 e2e.step=disabled")
+            print(f"  dracut-disabled: booted to the power-off in {time.monotonic() - began:.0f} s")
+            check_disabled(c, result, expected, off, "dracut-disabled")
         shutil.rmtree(root, ignore_errors=True)
     for case, t in first_frames.items():
         if case == "no-executable":

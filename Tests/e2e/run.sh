@@ -15,3 +15,5 @@ python3 Tests/e2e/test_skeletond_rotation.py
 python3 Tests/e2e/test_skeletond_heads.py
 python3 Tests/e2e/test_skeletond_hotplug.py
 python3 Tests/e2e/test_skeletond_content.py
+python3 Tests/e2e/test_skeletond_panel_orientation.py
+python3 Tests/e2e/test_skeletond_bgrt.py

@@ -127,9 +127,12 @@ extension Daemon {
                 screen.outputLayouts.assign(named, to: output, byRequest: true, transition: update.transition ?? named.layout.presentation.transition,
                                             showing: true, now: now)
             }
-            session.update(look, transition: update.transition ?? look.presentation.transition, now: now)
-            if session.state == .showing || session.state == .hiding { host.reacquire() }
-            needsDraw = true
+            // An update that changes nothing on screen (a message for a layout without a message
+            // node, the same value again) draws nothing.
+            let changes = look != session.lookInForce || update.output != nil
+            if changes { session.update(look, transition: update.transition ?? look.presentation.transition, now: now) }
+            let retaken = (session.state == .showing || session.state == .hiding) && host.reacquire()
+            if changes || retaken { needsDraw = true }
             if debugTree { logger.info("SKELETON_DEBUG tree: \(treeJSON(look).jsonText)") }
             var fields: [String: JSONValue] = ["updated": true, "state": .string(session.state.rawValue), "layout": .string(look.layoutName)]
             if let output = update.output, let named { addOutput(output, named, to: &fields) }

@@ -329,13 +329,16 @@ final class DisplayHost {
 
     /// Before a show or update: a display handed over, lost or closed is taken back (not while
     /// deactivated).
-    func reacquire() {
-        guard !deactivated else { return }
+    /// True when there was something to take back (its frames are owed whole).
+    @discardableResult
+    func reacquire() -> Bool {
+        guard !deactivated else { return false }
         guard let display else {
             open()
-            return
+            return true
         }
-        guard released || display.problem != nil else { return }
+        guard released || display.problem != nil else { return false }
+        defer { for c in compositors { c.invalidate() } }
         do {
             try display.reacquire()
             released = false
@@ -343,7 +346,7 @@ final class DisplayHost {
         } catch {
             logger.error("taking the display back: \(error)")
         }
-        for c in compositors { c.invalidate() }
+        return true
     }
 
     /// At exit: the console comes back (or the retained frame stays) and the device is closed.

@@ -110,3 +110,24 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: path))
     }
 }
+
+/// An update that changes nothing on screen draws no frame (a Plymouth message for a layout
+/// without a message node: the boot test counts the frames presented in the real root).
+@Suite struct QuietUpdateTests {
+    @Test func aMessageForALayoutWithoutAMessageNodeDrawsNothing() throws {
+        let name = "/skeletond-test-\(UUID().uuidString.prefix(8))"
+        let d = try SteppedDaemon(layouts: PlymouthTests.layouts, start: "a", settings: #"{"plymouth": {"listen": true, "socket": "\#(name)"}}"#)
+        d.step(to: 101)
+        let before = d.daemon.pacer.framesDrawn
+        let p = try TestClient(path: "@" + name)
+        p.send(PlymouthRequest(command: .showMessage, argument: Array("e2e: checking the disks".utf8)).bytes)
+        d.step(to: 102)
+        #expect(p.readBytes(1, seconds: 0) == PlymouthReply.ack.bytes)
+        #expect(d.daemon.pacer.framesDrawn == before, "no frame for a message nothing shows")
+        #expect(d.daemon.statusReply(now: d.clock.now).plymouth?.messages == ["e2e: checking the disks"])
+        let c = try d.connect()
+        #expect(d.request(c, #"{"command": "update", "keep": true, "progress": 0.5}"#)?["ok"] == true)
+        d.step(to: 103)
+        #expect(d.daemon.pacer.framesDrawn == before)
+    }
+}

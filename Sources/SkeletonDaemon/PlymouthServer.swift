@@ -36,6 +36,8 @@ final class PlymouthServer {
         var lastActive: Int
 
         var hasQueuedRequests: Bool { queueStart < queue.count }
+        /// Something to run this turn: requests, or a stream that cannot be cut to answer and close.
+        var hasWork: Bool { hasQueuedRequests || framer.isBroken }
 
         init(fd: FileDescriptor, uid: UInt32?, lastActive: Int) {
             self.fd = fd
@@ -61,12 +63,13 @@ final class PlymouthServer {
         return result
     }
 
-    /// Requests read and waiting for their turn: the loop turns again at once.
-    var hasQueuedRequests: Bool { connections.values.contains { $0.hasQueuedRequests } }
+    /// Requests read and waiting for their turn (or a broken stream to close): the loop turns
+    /// again at once.
+    var hasQueuedRequests: Bool { connections.values.contains { $0.hasWork } }
 
     /// Carries out at most `requestsPerTurn` waiting requests of each connection.
     func runQueuedRequests() {
-        for c in Array(connections.values) where c.hasQueuedRequests { run(c) }
+        for c in Array(connections.values) where c.hasWork { run(c) }
     }
 
     /// Handles a ready descriptor; false when it is not the server's.

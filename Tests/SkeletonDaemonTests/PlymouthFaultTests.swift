@@ -34,6 +34,12 @@ import Testing
         d.daemon.turn()
         #expect(long.readBytes(1, seconds: 0.5).isEmpty, "closed")
         #expect(plymouth.ask(d, other, PlymouthRequest(command: .ping)) == [6])
+        // A broken request alone, nothing whole before it: answered and closed all the same.
+        let lone = try TestClient(path: socket)
+        lone.send([0x55, 2, 3] + Array("abcdef".utf8) + [0])
+        #expect(plymouth.ask(d, lone, PlymouthRequest(command: .ping)) == [0x15])
+        d.daemon.turn()
+        #expect(lone.readBytes(1, seconds: 0.5).isEmpty, "closed")
     }
 
     /// Clients that connect and never send fill the connection table at most: the newcomer gets

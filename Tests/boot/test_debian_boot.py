@@ -69,6 +69,7 @@ sys.dont_write_bytecode = True
 import png  # noqa: E402
 import qemu_harness  # noqa: E402
 from test_plymouth_client import fetch_client  # noqa: E402
+from test_harness_minimal_c import Checker  # noqa: E402
 from test_skeletond_drm import SOLID  # noqa: E402
 
 OUT = REPO / "build" / "boot"
@@ -97,19 +98,6 @@ CHANGED = dict(SOLID, appearance={"tint": "#E74C3C"})
 FOLLOW_UPS = ("layout-change", "disabled")
 OFF_MESSAGE = "skipped because of an unmet condition check (ConditionKernelCommandLine=!skeletond.enable=0)"
 HOST_TOOL = REPO / ".build" / "debug" / "skeletond"
-
-
-class Checker:
-    def __init__(self) -> None:
-        self.passed = 0
-        self.failed = 0
-
-    def check(self, name: str, ok: bool, detail: str = "") -> None:
-        print(f"  {'PASS' if ok else 'FAIL'} {name}" + ("" if ok else f": {detail}"))
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
 
 
 def run(*command: str, **kwargs) -> subprocess.CompletedProcess:

@@ -30,6 +30,7 @@ sys.dont_write_bytecode = True
 
 import png  # noqa: E402
 import qemu_harness  # noqa: E402
+from test_harness_minimal_c import Checker  # noqa: E402
 from test_skeletond_drm import case_files, static_tools_missing  # noqa: E402
 
 OUT = HERE.parents[1] / "build" / "e2e" / "bgrt"
@@ -75,19 +76,6 @@ ctl show --wait || fail "show --wait failed"
 shot copied
 kill -TERM "$sd"; wait "$sd"; echo "@@EXIT_COPIED $?"
 """
-
-
-class Checker:
-    def __init__(self) -> None:
-        self.passed = 0
-        self.failed = 0
-
-    def check(self, name: str, ok: bool, detail: str = "") -> None:
-        print(f"  {'PASS' if ok else 'FAIL'} {name}" + ("" if ok else f": {detail}"))
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
 
 
 def crop(image: png.Image, x: int, y: int, width: int, height: int) -> png.Image:

@@ -27,6 +27,7 @@ sys.dont_write_bytecode = True
 
 import png  # noqa: E402
 import qemu_harness  # noqa: E402
+from test_harness_minimal_c import Checker  # noqa: E402
 from test_skeletond_drm import case_files, host_render, static_tools_missing  # noqa: E402
 from test_skeletond_rotation import turned  # noqa: E402
 
@@ -57,19 +58,6 @@ echo "@@STATUS_UPRIGHT $(ctl status --json)"
 shot upright
 kill -TERM "$sd"; wait "$sd"; echo "@@EXIT_UPRIGHT $?"
 """
-
-
-class Checker:
-    def __init__(self) -> None:
-        self.passed = 0
-        self.failed = 0
-
-    def check(self, name: str, ok: bool, detail: str = "") -> None:
-        print(f"  {'PASS' if ok else 'FAIL'} {name}" + ("" if ok else f": {detail}"))
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
 
 
 def reported_rotation(log: str, name: str) -> int | None:

@@ -55,8 +55,9 @@ public struct OutputStatus: Sendable, Equatable {
         return .object(o)
     }
 
-    public init(json: JSONValue) throws(StatusDecodingError) {
-        let reader = StatusReader(json, path: "outputs[]")
+    /// `path`: where the object sits in the reply, for errors.
+    public init(json: JSONValue, path: JSONPath = .document) throws(StatusDecodingError) {
+        var reader = try StatusReader(json, path: path)
         name = try reader.string("name")
         size = try reader.string("size")
         backend = try reader.string("backend")

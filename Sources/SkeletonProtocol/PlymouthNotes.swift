@@ -36,16 +36,12 @@ public struct PlymouthNotes: Sendable, Equatable {
         return .object(fields)
     }
 
-    public init(json: JSONValue) throws(StatusDecodingError) {
-        let reader = StatusReader(json, path: "plymouth")
+    public init(json: JSONValue, path: JSONPath = .document) throws(StatusDecodingError) {
+        var reader = try StatusReader(json, path: path)
         socket = try reader.string("socket")
         mode = try reader.string("mode")
         status = try reader.optionalString("status")
-        guard case .array(let list)? = reader.value("messages") else { throw StatusDecodingError("plymouth.messages: expected an array") }
-        messages = try list.map { (m) throws(StatusDecodingError) in
-            guard let s = m.stringValue else { throw StatusDecodingError("plymouth.messages: expected strings") }
-            return s
-        }
+        messages = try reader.strings("messages")
         progress = try reader.optionalInteger("progress")
         progressPaused = try reader.bool("progressPaused")
         systemInitialized = try reader.bool("systemInitialized")

@@ -1,55 +1,70 @@
 import SkeletonLayout
 
-/// Reads the fields of one object of a `status` reply, naming the field that is missing or of
-/// the wrong type.
+/// Reads the fields of one object of a `status` reply through the layout's own readers
+/// (`ObjectReader`, `ValueReader`): a field that is missing or of the wrong type is an error
+/// naming its path, in their words.
 struct StatusReader {
-    private let members: [String: JSONValue]
-    private let path: String
+    private var object: ObjectReader
+    private var values = ValueReader()
 
-    init(_ value: JSONValue, path: String) {
-        if case .object(let m) = value { members = m } else { members = [:] }
-        self.path = path
+    init(_ value: JSONValue, path: JSONPath) throws(StatusDecodingError) {
+        guard let object = values.object(value, path) else { throw Self.error(values) }
+        self.object = object
     }
 
-    private func wrong(_ key: String, _ expected: String) -> StatusDecodingError {
-        StatusDecodingError("\(path.isEmpty ? "" : path + ".")\(key): expected \(expected), found \(members[key]?.typeDescription ?? "nothing")")
+    private static func error(_ values: ValueReader) -> StatusDecodingError {
+        let issue = values.issues.first
+        return StatusDecodingError([issue?.path, issue?.message].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": "))
     }
 
-    func string(_ key: String) throws(StatusDecodingError) -> String {
-        guard let v = members[key]?.stringValue else { throw wrong(key, "a string") }
+    /// `read` of the member under `key`; nil when it is absent and `optional`.
+    private mutating func field<T>(_ key: String, optional: Bool,
+                                   _ read: (inout ValueReader, JSONValue, JSONPath) -> T?) throws(StatusDecodingError) -> T? {
+        guard let m = object.member(key) else {
+            if optional { return nil }
+            values.fail(object.path.key(key), "missing")
+            throw Self.error(values)
+        }
+        guard let v = read(&values, m.value, m.path) else { throw Self.error(values) }
         return v
     }
 
-    func optionalString(_ key: String) throws(StatusDecodingError) -> String? {
-        guard members[key] != nil else { return nil }
-        return try string(key)
+    mutating func string(_ key: String) throws(StatusDecodingError) -> String {
+        try field(key, optional: false) { $0.string($1, $2) }!
     }
 
-    func bool(_ key: String) throws(StatusDecodingError) -> Bool {
-        guard let v = members[key]?.boolValue else { throw wrong(key, "true or false") }
-        return v
+    mutating func optionalString(_ key: String) throws(StatusDecodingError) -> String? {
+        try field(key, optional: true) { $0.string($1, $2) }
     }
 
-    func optionalBool(_ key: String) throws(StatusDecodingError) -> Bool? {
-        guard members[key] != nil else { return nil }
-        return try bool(key)
+    mutating func bool(_ key: String) throws(StatusDecodingError) -> Bool {
+        try field(key, optional: false) { $0.bool($1, $2) }!
     }
 
-    func number(_ key: String) throws(StatusDecodingError) -> Double {
-        guard let v = members[key]?.numberValue else { throw wrong(key, "a number") }
-        return v
+    mutating func optionalBool(_ key: String) throws(StatusDecodingError) -> Bool? {
+        try field(key, optional: true) { $0.bool($1, $2) }
     }
 
-    func integer(_ key: String) throws(StatusDecodingError) -> Int {
-        let v = try number(key)
-        guard v.rounded() == v, abs(v) < 1e15 else { throw wrong(key, "a whole number") }
-        return Int(v)
+    mutating func number(_ key: String) throws(StatusDecodingError) -> Double {
+        try field(key, optional: false) { $0.number($1, $2, in: -.greatestFiniteMagnitude ... .greatestFiniteMagnitude) }!
     }
 
-    func optionalInteger(_ key: String) throws(StatusDecodingError) -> Int? {
-        guard members[key] != nil else { return nil }
-        return try integer(key)
+    mutating func integer(_ key: String) throws(StatusDecodingError) -> Int {
+        try field(key, optional: false) { $0.integer($1, $2, in: -(1 << 53)...(1 << 53)) }!
     }
 
-    func value(_ key: String) -> JSONValue? { members[key] }
+    mutating func optionalInteger(_ key: String) throws(StatusDecodingError) -> Int? {
+        try field(key, optional: true) { $0.integer($1, $2, in: -(1 << 53)...(1 << 53)) }
+    }
+
+    mutating func strings(_ key: String) throws(StatusDecodingError) -> [String] {
+        try field(key, optional: false) { values, value, path in
+            values.array(value, path).flatMap { items in
+                let strings = items.enumerated().compactMap { values.string($0.element, path.index($0.offset)) }
+                return strings.count == items.count ? strings : nil
+            }
+        }!
+    }
+
+    mutating func value(_ key: String) -> JSONValue? { object.member(key)?.value }
 }

@@ -49,7 +49,7 @@ public struct StatusReply: Sendable, Equatable {
 
     /// A reply's fields read back; the field that is missing or wrong when they are not a status.
     public init(json: JSONValue) throws(StatusDecodingError) {
-        let reader = StatusReader(json, path: "")
+        var reader = try StatusReader(json, path: .document)
         guard let state = SessionState(rawValue: try reader.string("state")) else { throw StatusDecodingError("state: not a state") }
         self.state = state
         retained = try reader.bool("retained")
@@ -70,8 +70,10 @@ public struct StatusReply: Sendable, Equatable {
             if let issue = values.issues.first { throw StatusDecodingError("\(issue.path): \(issue.message)") }
         }
         problem = try reader.optionalString("problem")
-        plymouth = try reader.value("plymouth").map { (p) throws(StatusDecodingError) in try PlymouthNotes(json: p) }
+        plymouth = try reader.value("plymouth").map { (p) throws(StatusDecodingError) in try PlymouthNotes(json: p, path: JSONPath.document.key("plymouth")) }
         guard case .array(let list)? = reader.value("outputs") else { throw StatusDecodingError("outputs: expected an array") }
-        outputs = try list.map { (o) throws(StatusDecodingError) in try OutputStatus(json: o) }
+        outputs = try list.enumerated().map { (o) throws(StatusDecodingError) in
+            try OutputStatus(json: o.element, path: JSONPath.document.key("outputs").index(o.offset))
+        }
     }
 }

@@ -106,6 +106,9 @@ import Testing
         var broken = reply
         if case .object(var o) = broken { o["framesDrawn"] = "many"; broken = .object(o) }
         #expect(throws: StatusDecodingError.self) { try StatusReply(json: broken) }
+        do { _ = try StatusReply(json: broken) } catch {
+            #expect(error.description.hasPrefix("framesDrawn: expected an integer"), "\(error)")
+        }
     }
 
     @Test func deactivateLetsTheDisplayGoUntilReactivate() throws {

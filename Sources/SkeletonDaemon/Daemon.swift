@@ -83,9 +83,9 @@ public final class Daemon {
 
     // MARK: Start and stop
 
-    /// Listens on the socket, opens the display, puts the start layout's first frame on it
-    /// (from the frame cache when it can, before the layout is parsed), and tells systemd we
-    /// are ready. The socket comes first so that anything wrong with it stops the daemon
+    /// Listens on the socket, tells systemd we are ready, opens the display and puts the start
+    /// layout's first frame on it (from the frame cache when it can, before the layout is
+    /// parsed); then says what it shows in the unit's status. The socket comes first so that anything wrong with it stops the daemon
     /// before the display is touched (unless the boot record showed a frame already: the
     /// caller then puts the console back).
     public func start() throws(DaemonError) {
@@ -129,6 +129,10 @@ public final class Daemon {
             }
         }
         host.mark("socket listening")
+        // Ready now, not after the first frame: a splash must never hold the boot (units ordered
+        // after this one would wait for a driver to load and a frame to be drawn). Clients that
+        // connect from here on are served after the first frame all the same.
+        SystemdNotifier().notify(["READY": "1", "STATUS": "starting: opening the display and drawing the first frame"], logger: logger)
         screen.outputLayouts.applySettings(settingsOutputLayouts(), now: clock.now)
         host.open()
         host.mark("display open")
@@ -146,7 +150,7 @@ public final class Daemon {
             if session.look == nil { showStartLayout(start) }
         }
         host.mark("start layout loaded")
-        SystemdNotifier().notify(["READY": "1", "STATUS": readinessStatus], logger: logger)
+        SystemdNotifier().notify(["STATUS": readinessStatus], logger: logger)
     }
 
     /// The start layout, unless the skeleton was hidden in this boot before this daemon

@@ -29,6 +29,8 @@ final class DaemonProcess: @unchecked Sendable {
     private var stderrData = Data()
     private let lock = NSLock()
     private(set) var readyMessage: String?
+    /// Where the daemon's sd_notify datagrams arrive ($NOTIFY_SOCKET), open until the end.
+    private let notifyFD: Int32
 
     init(layouts: [String: String] = ["default": TestLayouts.simpleText], startLayout: String? = "default",
          settings: String? = nil, frameCache: String? = nil, extraArguments: [String] = [], environment: [String: String] = [:],
@@ -48,8 +50,7 @@ final class DaemonProcess: @unchecked Sendable {
         try (settings ?? "{}").write(to: settingsFile, atomically: true, encoding: .utf8)
         let notifyPath = directory.appendingPathComponent("notify.sock").path
         try? FileManager.default.removeItem(atPath: notifyPath)
-        let notifyFD = sk_unix_datagram_bind(notifyPath)
-        defer { close(notifyFD) }
+        notifyFD = sk_unix_datagram_bind(notifyPath)
         process.executableURL = URL(fileURLWithPath: builtExecutable("skeletond"))
         var arguments = ["run", "--config", settingsFile.path, "--socket", socketPath, "--layouts", layoutsDirectory.path,
                          "--backend", "memory", "--size", "200x100", "--log-level", "debug"]
@@ -68,14 +69,20 @@ final class DaemonProcess: @unchecked Sendable {
         }
         try process.run()
         if waitForReady {
-            guard waitReadable(notifyFD, seconds: 20) else {
+            guard let message = nextNotifyMessage(seconds: 20) else {
                 process.terminate()
                 throw HarnessError("skeletond did not send READY=1 within 20 s; stderr: \(log)")
             }
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            let n = read(notifyFD, &buffer, buffer.count)
-            readyMessage = n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self) : nil
+            readyMessage = message
         }
+    }
+
+    /// The next sd_notify datagram the daemon sends, waiting at most `seconds`.
+    func nextNotifyMessage(seconds: Double) -> String? {
+        guard waitReadable(notifyFD, seconds: seconds) else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = read(notifyFD, &buffer, buffer.count)
+        return n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self) : nil
     }
 
     var log: String {
@@ -115,6 +122,7 @@ final class DaemonProcess: @unchecked Sendable {
 
     deinit {
         if process.isRunning { process.terminate(); process.waitUntilExit() }
+        close(notifyFD)
         if ownsDirectory { try? FileManager.default.removeItem(at: directory) }
     }
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A real boot: Debian 12 with systemd as PID 1 and skeletond's package, under QEMU.
 
-    python3 Tests/boot/test_debian_boot.py [--case initramfs|layout-change|disabled|real-root|no-executable|dracut|dracut-disabled|no-module]... [--deb PATH]
+    python3 Tests/boot/test_debian_boot.py [--case initramfs|layout-change|disabled|real-root|no-executable|dracut|dracut-disabled|no-module|chroot-image|chroot-image-virtio]... [--deb PATH]
 
 The root file system is built by mmdebstrap from Debian's packages (cached as
 build/boot/debian12-base-HASH.tar), the package of `make deb` is installed into it with dpkg, a
@@ -23,7 +23,13 @@ shot, or the probe in the real root). Case `no-executable`: the hook's initramfs
 real root has lost /usr/bin/skeletond since: the initramfs daemon shows the skeleton, then at the
 switch gives the display back (the console, no frozen picture), says why, and exits. Case
 `dracut`: Debian's dracut instead of initramfs-tools, the package's dracut module, systemd in the
-initramfs; checked as `initramfs`. Case `no-module` (only with `--case no-module`, not in
+initramfs; checked as `initramfs`. Case `chroot-image`: built as kiosk images are, in a chroot
+that sees no card, with initramfs-tools' default `MODULES=most` and the package's
+/etc/skeletond/initramfs untouched (no SKELETOND_MODULES): the hook's DRM drivers must bring the
+skeleton up from the initramfs; checked as `initramfs`, then booted again on virtio-gpu
+(`chroot-image-virtio`, the same initramfs). It prints the initramfs's size with and without
+skeletond and what the drivers weigh in it. Every case checks that systemd waited less than
+START_JOB_LIMIT for skeletond.service to be ready, and prints that time. Case `no-module` (only with `--case no-module`, not in
 `make test`, for its time): the hook's initramfs without the card's DRM
 driver: the initramfs daemon waits past `waitSeconds` (no memory fallback) and draws once the
 real root's udev loads bochs; checked as `initramfs` from the real root on.
@@ -98,6 +104,15 @@ CHANGED = dict(SOLID, appearance={"tint": "#E74C3C"})
 FOLLOW_UPS = ("layout-change", "disabled")
 OFF_MESSAGE = "skipped because of an unmet condition check (ConditionKernelCommandLine=!skeletond.enable=0)"
 HOST_TOOL = REPO / ".build" / "debug" / "skeletond"
+# An image built the way kiosk images are (MODULES=most, no SKELETOND_MODULES, no card seen at
+# build time), booted on bochs and then on virtio-gpu: the skeleton must come from its initramfs.
+CHROOT_IMAGE = ("chroot-image", "chroot-image-virtio")
+VIRTIO = f"virtio-vga,xres={SIZE[0]},yres={SIZE[1]}"
+# How long systemd may wait for skeletond.service to say READY=1, under TCG with one vCPU: the
+# daemon is ready once its socket listens, before any driver or frame (the order is pinned by
+# DaemonProcessTests). What is left is loading the executable, 15 ms on the host and 1 to 2.5 s
+# here; a boot once waited 15 s for the unit.
+START_JOB_LIMIT = 5.0
 
 
 def run(*command: str, **kwargs) -> subprocess.CompletedProcess:
@@ -181,13 +196,18 @@ def prepare_root(case: str, deb: Path, work: Path) -> tuple[Path, Path, Path]:
     settings["layouts"]["start"] = "solid"
     settings_path.write_text(json.dumps(settings, indent=2))
     hook = "no" if case == "real-root" else "yes"
-    # no-module: the hook adds no DRM driver (none named, and a chroot has no card to find).
-    modules = "" if case == "no-module" else "bochs"
-    (root / "etc/skeletond/initramfs").write_text(f'SKELETOND_INITRAMFS={hook}\nSKELETOND_MODULES="{modules}"\n')
-    # A lean initramfs, as a kiosk image would have: the root disk's modules only (MODULES=dep
-    # cannot see the disk from a chroot), plus what the hook adds.
-    (root / "etc/initramfs-tools/conf.d/boot-test").write_text("MODULES=list\nCOMPRESS=zstd\n")
-    (root / "etc/initramfs-tools/modules").write_text("virtio_pci\nvirtio_blk\next4\n")
+    if case == "chroot-image":
+        # As a kiosk image is built: the package's /etc/skeletond/initramfs untouched (no
+        # SKELETOND_MODULES) and initramfs-tools' default MODULES=most; the chroot sees no card.
+        (root / "etc/initramfs-tools/conf.d/boot-test").write_text("COMPRESS=zstd\n")
+    else:
+        # no-module: the hook adds no DRM driver (none named, and MODULES=list adds none).
+        modules = "" if case == "no-module" else "bochs"
+        (root / "etc/skeletond/initramfs").write_text(f'SKELETOND_INITRAMFS={hook}\nSKELETOND_MODULES="{modules}"\n')
+        # A lean initramfs, as a kiosk image may have: the root disk's modules only (MODULES=dep
+        # cannot see the disk from a chroot), plus what the hook adds.
+        (root / "etc/initramfs-tools/conf.d/boot-test").write_text("MODULES=list\nCOMPRESS=zstd\n")
+        (root / "etc/initramfs-tools/modules").write_text("virtio_pci\nvirtio_blk\next4\n")
     # Test-only pieces: the initramfs marker script, the probes, Debian's plymouth client.
     premount = root / "etc/initramfs-tools/scripts/init-premount"
     premount.mkdir(parents=True, exist_ok=True)
@@ -203,7 +223,7 @@ def prepare_root(case: str, deb: Path, work: Path) -> tuple[Path, Path, Path]:
         (src / "build" / "static").mkdir(parents=True)
         for tool in ("skeletond", "skeletonctl"):
             shutil.copy(root / "usr/bin" / tool, src / "build" / "static" / tool)
-    if case in ("initramfs", "no-executable"):
+    if case in ("initramfs", "no-executable", "chroot-image"):
         shutil.copy(HERE / "guest" / "e2e-initramfs-mark", premount / "e2e-mark")
         (premount / "e2e-mark").chmod(0o755)
     for script in ("e2e-probe", "e2e-after"):
@@ -236,16 +256,46 @@ def prepare_root(case: str, deb: Path, work: Path) -> tuple[Path, Path, Path]:
     (work / "initramfs.log").write_text(made.stdout + made.stderr)
     if made.returncode != 0:
         raise RuntimeError(f"making the initramfs failed: {made.stderr[-800:]}")
+    if case == "chroot-image":
+        print(f"  {case}: {initramfs_sizes(root, version, chroot)}")
     if case == "no-executable":
         # The package's executable gone from the real root after the initramfs was made.
         (root / "usr/bin/skeletond").unlink()
     return root, root / "boot" / f"vmlinuz-{version}", root / "boot" / f"initrd.img-{version}"
 
 
+def initramfs_sizes(root: Path, version: str, chroot) -> str:
+    """The chroot image's initramfs against the same one made without skeletond, and what its
+    DRM drivers and executables weigh inside it (uncompressed)."""
+    made = root / "boot" / f"initrd.img-{version}"
+    settings = root / "etc/skeletond/initramfs"
+    kept = settings.read_text() if settings.exists() else None
+    settings.write_text((kept or "") + "SKELETOND_INITRAMFS=no\n")
+    try:
+        chroot("mkinitramfs", "-o", "/tmp/initrd-without", version)
+    finally:
+        if kept is None:
+            settings.unlink()
+        else:
+            settings.write_text(kept)
+    without = root / "tmp" / "initrd-without"
+    listing = chroot("lsinitramfs", "-l", f"/boot/initrd.img-{version}").stdout.splitlines()
+
+    def weight(pattern: str) -> int:
+        return sum(int(line.split()[4]) for line in listing if re.search(pattern, line.split()[-1] if line.split() else ""))
+    drivers = weight(r"/kernel/drivers/gpu/drm/")
+    executables = weight(r"^usr/bin/skeleton")
+    mb = 1 << 20
+    text = (f"initramfs {made.stat().st_size / mb:.1f} MB compressed, {without.stat().st_size / mb:.1f} MB without skeletond; "
+            f"inside, uncompressed: DRM drivers {drivers / mb:.1f} MB, skeletond and skeletonctl {executables / mb:.1f} MB")
+    without.unlink()
+    return text
+
+
 def boot(root: Path, kernel: Path, initrd: Path, work: Path, timeout: float = 300, append: str = "",
-         disk: Path | None = None) -> dict:
+         disk: Path | None = None, device: str = f"VGA,xres={SIZE[0]},yres={SIZE[1]}") -> dict:
     """Boots the root (imaged afresh as work/disk.img), or `disk` as a previous boot left it;
-    `append` goes on the kernel command line."""
+    `append` goes on the kernel command line, `device` is the display."""
     if disk is None:
         disk = work / "disk.img"
         disk.unlink(missing_ok=True)
@@ -256,7 +306,7 @@ def boot(root: Path, kernel: Path, initrd: Path, work: Path, timeout: float = 30
     command = ["qemu-system-x86_64", "-accel", "tcg", "-m", "1024", "-smp", "1", "-no-reboot", "-no-shutdown",
                "-kernel", str(kernel), "-initrd", str(initrd),
                "-append", ("root=/dev/vda rw console=ttyS0 quiet vt.global_cursor_default=0 systemd.show_status=0 " + append).strip(),
-               "-drive", f"file={disk},if=virtio,format=raw", "-device", f"VGA,xres={SIZE[0]},yres={SIZE[1]}",
+               "-drive", f"file={disk},if=virtio,format=raw", "-device", device,
                "-display", "none", "-chardev", f"socket,id=con,path={con_path}", "-serial", "chardev:con",
                "-qmp", f"unix:{qmp_path}"]
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=open(work / "qemu.stderr", "w"))
@@ -361,8 +411,8 @@ def check_case(c: Checker, case: str, result: dict, expected: png.Image, work: P
         return None
     c.check(f"{label}: the boot ran to the power-off", not result["timed_out"] and "poweroff" in result["shots"],
             f"timed out {result['timed_out']}, markers {[m for _, m in result['markers']][-5:]} (log {work}/serial.txt)")
-    from_initramfs = case in ("initramfs", "dracut", "no-module", "next-boot")
-    for shot in (["initramfs"] if case in ("initramfs", "dracut", "next-boot") else []) + ["realroot", "shown-again"]:
+    from_initramfs = case in ("initramfs", "dracut", "no-module", "next-boot") + CHROOT_IMAGE
+    for shot in (["initramfs"] if case in ("initramfs", "dracut", "next-boot") + CHROOT_IMAGE else []) + ["realroot", "shown-again"]:
         if shot not in result["shots"]:
             c.check(f"{label}: {shot} screenshot taken", False, f"markers {[m for _, m in result['markers']][-5:]}")
             continue
@@ -382,6 +432,11 @@ def check_case(c: Checker, case: str, result: dict, expected: png.Image, work: P
         c.check(f"{label}: it is the daemon from the initramfs, its argv[0] marked '@'",
                 bool(cmdlines) and cmdlines[0].split(" ", 2)[2].startswith("@"), f"{cmdlines}")
     c.check(f"{label}: skeletond.service is active before the hide", marker(result, "ACTIVE") == "active", str(marker(result, "ACTIVE")))
+    job = number(marker(result, "START_JOB_US"))
+    print(f"  figure: {label}: skeletond.service's start job (systemd waiting for READY=1): "
+          + (f"{job / 1000:.0f} ms" if job is not None else "unknown"))
+    c.check(f"{label}: systemd waited less than {START_JOB_LIMIT} s for skeletond.service (ready before the first frame)",
+            job is not None and 0 < job < START_JOB_LIMIT * 1e6, str(job))
     c.check(f"{label}: plymouth --ping is answered", marker(result, "PLYMOUTH_PING") == "ok", str(marker(result, "PLYMOUTH_PING")))
     c.check(f"{label}: plymouth display-message is answered", marker(result, "PLYMOUTH_MESSAGE") == "ok", str(marker(result, "PLYMOUTH_MESSAGE")))
     s = status(result, "STATUS")
@@ -421,7 +476,7 @@ def seen_by(result: dict, case: str) -> tuple[str, float | None]:
     """The earliest guest uptime by which something outside the daemon had seen its first frame
     logged: the initramfs marker script (it polls the log every 0.1 s, then asks for the
     `initramfs` shot), else the probe in the real root when it read the line."""
-    if case in ("initramfs", "dracut", "next-boot"):
+    if case in ("initramfs", "dracut", "next-boot") + CHROOT_IMAGE:
         shoot = marker(result, "SHOOT")
         if shoot and shoot.split()[0] == "initramfs":
             return "the initramfs shot", number(" ".join(shoot.split()[1:]))
@@ -594,15 +649,18 @@ def follow_ups(c: Checker, cases: list[str], first: dict, root: Path, kernel: Pa
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--case", action="append", choices=["initramfs", "layout-change", "disabled", "real-root", "no-executable",
-                                                            "no-module", "dracut", "dracut-disabled"])
+                                                            "no-module", "dracut", "dracut-disabled", *CHROOT_IMAGE])
     parser.add_argument("--deb", type=Path, help="install this package instead of building one with `make deb`")
     args = parser.parse_args()
-    cases = args.case or ["initramfs", "layout-change", "disabled", "real-root", "no-executable", "dracut", "dracut-disabled"]
+    cases = args.case or ["initramfs", "layout-change", "disabled", "real-root", "no-executable", "dracut", "dracut-disabled",
+                          *CHROOT_IMAGE]
     # The follow-ups boot the root their case prepared (and the disk it left): that case runs too.
     if any(case in cases for case in FOLLOW_UPS) and "initramfs" not in cases:
         cases.insert(0, "initramfs")
     if "dracut-disabled" in cases and "dracut" not in cases:
         cases.append("dracut")
+    if "chroot-image-virtio" in cases and "chroot-image" not in cases:
+        cases.append("chroot-image")
     if os.geteuid() != 0:
         print(f"SKIPPED: {NEEDS_ROOT}")
         return SKIPPED
@@ -621,7 +679,7 @@ def main() -> int:
     changed = png.read(work_root / "expected-changed.png")
     first_frames: dict[str, float | None] = {}
     for case in cases:
-        if case in FOLLOW_UPS or case == "dracut-disabled":
+        if case in FOLLOW_UPS or case in ("dracut-disabled", "chroot-image-virtio"):
             continue
         work = work_root / case
         work.mkdir(parents=True, exist_ok=True)
@@ -630,7 +688,8 @@ def main() -> int:
             "real-root": "without the initramfs hook (skeletond.service starts the daemon)",
             "no-executable": "with the initramfs hook, and /usr/bin/skeletond removed from the real root afterwards",
             "no-module": "with the initramfs hook but no DRM driver in the initramfs",
-            "dracut": "dracut instead of initramfs-tools, with the package's dracut module"}[case])
+            "dracut": "dracut instead of initramfs-tools, with the package's dracut module",
+            "chroot-image": "built as a kiosk image is (MODULES=most, no SKELETOND_MODULES, no card in the chroot), on bochs"}[case])
         began = time.monotonic()
         root, kernel, initrd = prepare_root(case, deb, work)
         prepared = time.monotonic()
@@ -652,6 +711,14 @@ def main() -> int:
             result = boot(root, kernel, initrd, off, append="skeletond.enable=0 e2e.step=disabled")
             print(f"  dracut-disabled: booted to the power-off in {time.monotonic() - began:.0f} s")
             check_disabled(c, result, expected, off, "dracut-disabled")
+        if case == "chroot-image" and "chroot-image-virtio" in cases:
+            print("== chroot-image-virtio: the same image on virtio-gpu")
+            began = time.monotonic()
+            other = work_root / "chroot-image-virtio"
+            other.mkdir(parents=True, exist_ok=True)
+            result = boot(root, kernel, initrd, other, device=VIRTIO)
+            print(f"  chroot-image-virtio: booted to the power-off in {time.monotonic() - began:.0f} s")
+            first_frames["chroot-image-virtio"] = check_case(c, "chroot-image-virtio", result, expected, other)
         shutil.rmtree(root, ignore_errors=True)
     for case, t in first_frames.items():
         if case == "no-executable":

@@ -3,13 +3,36 @@
 # moved into the real root before the switch (the pre-pivot hook: `skeletonctl new-root`) and
 # kept through it (its argv[0] begins with '@'); skeletond.service there attaches to it.
 
+# /etc/skeletond/initramfs, as the initramfs-tools hook reads it: SKELETOND_INITRAMFS=no leaves
+# skeletond out, SKELETOND_MODULES are DRM drivers added whatever else is chosen.
+skeletond_settings() {
+    SKELETOND_INITRAMFS=yes
+    SKELETOND_MODULES=""
+    # shellcheck disable=SC1091
+    [ -r "$dracutsysrootdir/etc/skeletond/initramfs" ] && . "$dracutsysrootdir/etc/skeletond/initramfs"
+}
+
 check() {
     require_binaries /usr/bin/skeletond || return 1
+    skeletond_settings
+    [ "$SKELETOND_INITRAMFS" = no ] && return 1
     return 0
 }
 
+# The DRM drivers come from dracut's drm module, which follows hostonly as Debian's plymouth hook
+# follows MODULES: without hostonly every driver that can modeset; with it, this machine's cards.
 depends() {
     echo drm
+    return 0
+}
+
+installkernel() {
+    skeletond_settings
+    # shellcheck disable=SC2086 # one name per word
+    [ -n "$SKELETOND_MODULES" ] && hostonly='' instmods $SKELETOND_MODULES
+    if [[ $hostonly ]] && ! compgen -G "/sys/class/drm/card[0-9]*" > /dev/null && [ -z "$SKELETOND_MODULES" ]; then
+        dwarn "skeletond: hostonly and no DRM card to be seen (a chroot?): no DRM driver in the initramfs, the skeleton shows once the real root loads one (hostonly=no, or SKELETOND_MODULES in /etc/skeletond/initramfs)"
+    fi
     return 0
 }
 

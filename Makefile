@@ -67,10 +67,18 @@ install: release
 BINARIES ?= $(RELEASE)
 install-files:
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/skeletond/layouts $(DESTDIR)/var/cache/skeletond
-	install -m 755 $(BINARIES)/skeletond $(BINARIES)/skeletonctl $(DESTDIR)$(BINDIR)/
-	for unit in skeletond.service skeletond.socket skeletond-hide.service skeletond-cache.path skeletond-cache.service; do \
+	install -m 755 $(BINARIES)/skeletond $(DESTDIR)$(BINDIR)/
+	@# One executable: skeletond runs skeletonctl when called by that name.
+	ln -sf skeletond $(DESTDIR)$(BINDIR)/skeletonctl
+	for unit in skeletond.service skeletond.socket skeletond-hide.service skeletond-cache.path skeletond-cache.service \
+		skeletond-poweroff.service skeletond-reboot.service skeletond-halt.service skeletond-kexec.service; do \
 		sed 's|@BINDIR@|$(BINDIR)|g' systemd/$$unit > $(DESTDIR)$(UNITDIR)/$$unit; \
 		chmod 644 $(DESTDIR)$(UNITDIR)/$$unit; \
+	done
+	@# The way down's units are wanted by their targets statically, as plymouth's are.
+	for mode in poweroff reboot halt kexec; do \
+		install -d $(DESTDIR)$(UNITDIR)/$$mode.target.wants; \
+		ln -sf ../skeletond-$$mode.service $(DESTDIR)$(UNITDIR)/$$mode.target.wants/skeletond-$$mode.service; \
 	done
 	test -e $(DESTDIR)$(SYSCONFDIR)/skeletond/skeletond.json || \
 		install -m 644 config/skeletond.json $(DESTDIR)$(SYSCONFDIR)/skeletond/skeletond.json

@@ -55,21 +55,17 @@ let package = Package(
                 "SkeletonBoot",
                 "SkeletonSystem",
                 "SkeletonCLI",
+                "SkeletonControl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // `make bench`'s text figures: a separate executable, since the static skeletond cannot
         // link HarfBuzz (Debian ships no libharfbuzz.a).
         .executableTarget(name: "skeletond-textbench", dependencies: ["SkeletonText"]),
-        .executableTarget(
-            name: "skeletonctl",
-            dependencies: [
-                "SkeletonProtocol",
-                "SkeletonCLI",
-                "SkeletonSystem",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
+        .target(name: "SkeletonControl", dependencies: [
+            "SkeletonProtocol", "SkeletonCLI", "SkeletonSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "skeletonctl", dependencies: ["SkeletonControl"]),
         .testTarget(name: "SkeletonDaemonTests",
                     dependencies: ["SkeletonDaemon", "SkeletonSettings", "SkeletonBoot", "SkeletonProtocol", "SkeletonDisplay", "SkeletonPicture",
                                    "SkeletonSystem", "SkeletonTools"]),

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds skeletond and skeletonctl as static executables for an initramfs (no shared library,
-# not even glibc's), stripped, into build/static/. The unwind tables (.eh_frame) are dropped:
+# Builds skeletond as a static executable for an initramfs (no shared library, not even
+# glibc's), stripped, into build/static/, with skeletonctl as a symlink to it (it runs
+# skeletonctl when called by that name). The unwind tables (.eh_frame) are dropped:
 # Swift code does not unwind, so only a crash backtrace would lose detail, and they are 1.9 MB.
 # Debian ships no static HarfBuzz (libharfbuzz-dev has no libharfbuzz.a), so Debian's HarfBuzz
 # source is compiled into build/harfbuzz/libharfbuzz.a first (scripts/build-harfbuzz.sh) and
@@ -12,12 +13,12 @@ cd "$(dirname "$0")/.."
 scripts/build-harfbuzz.sh
 out=build/static
 mkdir -p "$out"
-for tool in skeletond skeletonctl; do
-    swift build -c release --scratch-path .build-static --product "$tool" -Xswiftc -static-executable -Xlinker -s \
-        -Xlinker -L"$PWD/build/harfbuzz" \
-        2> >(grep -v -E "statically linked applications requires|mktemp' is dangerous|_ThreadLocal.swift.o" >&2)
-done
-for tool in skeletond skeletonctl; do
-    objcopy --remove-section .eh_frame --remove-section .eh_frame_hdr ".build-static/release/$tool" "$out/$tool"
-    echo "$out/$tool: $(stat -c %s "$out/$tool") bytes"
-done
+swift build -c release --scratch-path .build-static --product skeletond -Xswiftc -static-executable -Xlinker -s \
+    -Xlinker -L"$PWD/build/harfbuzz" \
+    2> >(grep -v -E "statically linked applications requires|mktemp' is dangerous|_ThreadLocal.swift.o" >&2)
+objcopy --remove-section .eh_frame --remove-section .eh_frame_hdr .build-static/release/skeletond "$out/skeletond"
+echo "$out/skeletond: $(stat -c %s "$out/skeletond") bytes"
+# skeletonctl is the same executable under its own name: a second static build would carry the
+# Swift runtime and Foundation's essentials (most of its 13.8 MB) twice in the initramfs.
+rm -f "$out/skeletonctl"
+ln -s skeletond "$out/skeletonctl"

@@ -65,7 +65,10 @@ extension Daemon {
             return reply(["quitting": true])
         case .newRoot(let root):
             return Performed(reply: newRootReply(root, id: id, uid: uid))
+        case .shutdown(let mode):
+            return performShutdown(mode, id: id)
         case .deactivate:
+            if let goingDown { return refuse(goingDown.refusal("deactivate")) }
             if host.deactivate() { logger.info("deactivated; the display is let go until reactivate") }
             return reply(["deactivated": true])
         case .reactivate:
@@ -138,6 +141,7 @@ extension Daemon {
             if let output = update.output, let named { addOutput(output, named, to: &fields) }
             return reply(fields)
         case .hide(let hide):
+            if let goingDown { return refuse(goingDown.refusal("hide")) }
             let transition = hide.transition ?? session.lookInForce?.presentation.transition ?? .default
             let outcome = performHide(transition: transition, retain: hide.retain, now: now)
             return Performed(reply: .ok(id: id, ["state": .string(session.state.rawValue), outcome.rawValue: true]),

@@ -39,6 +39,12 @@ public final class Daemon {
     /// (`InitramfsStart`) and follows the switch there (`new-root`).
     let initramfs: Bool
     var rootSwitch = RootSwitch()
+    /// Set by `shutdown`: the system is going down and the shutdown layout stays until the power
+    /// is off (`Daemon+Shutdown.swift`).
+    var goingDown: GoingDown?
+    /// Makes the process that keeps the frame on screen after a stop while going down; its pid.
+    /// Tests in this process replace it (a fork there would copy the test runner).
+    var escrow: () throws(Errno) -> Int32 = { () throws(Errno) -> Int32 in try SystemCalls.escrowDescriptors() }
 
     /// A reply owed once the session reaches a state (`show --wait`, `hide --wait`).
     struct Waiter {
@@ -217,6 +223,10 @@ public final class Daemon {
         plymouth?.close()
         psplash?.close()
         if initramfs { InitramfsStart.removeMarker(socketPath: settings.socketPath) }
+        if goingDown != nil, leaveFrameInEscrow() {
+            logger.releaseHeldLines()
+            return
+        }
         host.shutdown(retained: session.retained)
         logger.countUnsaidRepeats()
         logger.info("stopped")

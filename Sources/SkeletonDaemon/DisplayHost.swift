@@ -36,6 +36,11 @@ final class DisplayHost {
     /// (a card node appears before its connectors are probed), and how many more times.
     private var handOverRetryAt: Double?
     private var handOverRetries = 0
+    /// Going down (`shutdown`): a display another program holds (a compositor still stopping) is
+    /// asked for again every `takeBackInterval` until it is free, rather than at the next command.
+    var takesBackWhenFree = false
+    private var takeBackAt: Double?
+    static let takeBackInterval = 0.02
     private var waitAnnounced = false
     /// `auto` keeps waiting for a card past `waitSeconds` instead of drawing into memory: set
     /// for the daemon started in the initramfs, whose card's driver may be only in the real
@@ -171,6 +176,7 @@ final class DisplayHost {
     /// Looks for a display again when a retry or the end of the wait is due.
     func openIfDue(now: Double) {
         if let retry = handOverRetryAt, now >= retry { handOver(now: now) }
+        takeBackIfDue(now: now)
         if !released, let eventAt = hotplug?.takeDueRescan(now: now) { rescanOutputs(eventAt: eventAt) }
         if display == nil, let retry = retryAt, now >= retry {
             retryAt = nil
@@ -192,8 +198,25 @@ final class DisplayHost {
     /// The display's own timed work (a memory snapshot); returns when the host wants to run
     /// again: for that work, a retry or the end of the wait.
     func tick(now: Double) -> Double? {
-        [display?.tick(now: now), waitDeadline, display == nil ? retryAt : nil, handOverRetryAt,
+        [display?.tick(now: now), waitDeadline, display == nil ? retryAt : nil, handOverRetryAt, takeBackAt,
          released ? nil : hotplug?.rescanDue].compactMap { $0 }.min()
+    }
+
+    /// While going down: the display, if another program holds it, is taken back the moment it
+    /// lets go; the next frame is then drawn whole.
+    private func takeBackIfDue(now: Double) {
+        guard takesBackWhenFree, !deactivated, let display, released || display.problem != nil else {
+            takeBackAt = nil
+            return
+        }
+        guard now >= takeBackAt ?? now else { return }
+        reacquire()
+        if released || self.display?.problem != nil {
+            takeBackAt = now + Self.takeBackInterval
+        } else {
+            takeBackAt = nil
+            onAttach()
+        }
     }
 
     // MARK: Monitors that come and go
@@ -344,7 +367,7 @@ final class DisplayHost {
             released = false
             logger.info("took the display back")
         } catch {
-            logger.error("taking the display back: \(error)")
+            logger.limited(.error, key: "taking the display back", "taking the display back: \(error)")
         }
         return true
     }

@@ -32,6 +32,10 @@ struct PlymouthAdapter {
             notes.status = request.text
         case .changeMode:
             notes.mode = request.text
+            // `plymouth change-mode --shutdown|--reboot`: the daemon's own shutdown.
+            if let mode = ShutdownMode(plymouthMode: request.text) {
+                return .command(.shutdown(mode), answer: acknowledged)
+            }
         case .systemUpdate:
             guard let value = Int(request.text), (0...100).contains(value) else {
                 logger.limited(.warning, key: "plymouth system-update", "plymouth: system-update progress \"\(request.text)\" is not a whole number from 0 to 100; ignored")

@@ -20,6 +20,8 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
         case notShowing = "not_showing"
         case permissionDenied = "permission_denied"
         case reloadFailed = "reload_failed"
+        /// The system is going down (`shutdown`): the skeleton stays until the power is off.
+        case goingDown = "going_down"
         case internalError = "internal"
     }
 

@@ -29,6 +29,10 @@ public enum Command: Sendable, Equatable {
     /// and take it back for nothing until `reactivate` (as `plymouth deactivate`).
     case deactivate
     case reactivate
+    /// The system is going down: the shutdown layout is shown with its message, the display is
+    /// taken back (from an app that lets it go), and from now on nothing hides it; a stop leaves
+    /// the frame on screen until the power is off.
+    case shutdown(ShutdownMode)
 
     public var name: String {
         switch self {
@@ -43,6 +47,7 @@ public enum Command: Sendable, Equatable {
         case .newRoot: return "new-root"
         case .deactivate: return "deactivate"
         case .reactivate: return "reactivate"
+        case .shutdown: return "shutdown"
         }
     }
 }

@@ -74,8 +74,11 @@ public enum RequestDecoder {
                 reader.fail(m.path, "expected an absolute path (the mounted real root, such as \"/root\"), found \"\(path)\"")
             }
             command = .newRoot(path ?? "")
+        case "shutdown":
+            guard let m = object.member("mode") else { return fail(.badRequest, "missing field \"mode\" for command \"shutdown\"") }
+            command = .shutdown(reader.enumeration(m.value, m.path, ShutdownMode.self) ?? .poweroff)
         default:
-            return fail(.unknownCommand, "unknown command \"\(name)\": expected one of show, update, hide, status, tree, ping, reload, quit, new-root, deactivate, reactivate")
+            return fail(.unknownCommand, "unknown command \"\(name)\": expected one of show, update, hide, status, tree, ping, reload, quit, new-root, deactivate, reactivate, shutdown")
         }
         reader.issues += object.unknownKeyIssues().map {
             LayoutIssue(path: $0.path, message: $0.message + " for command \"\(name)\"")

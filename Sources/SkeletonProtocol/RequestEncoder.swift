@@ -36,6 +36,8 @@ public enum RequestEncoder {
             if hide.wait { members["wait"] = true }
         case .newRoot(let path):
             members["path"] = .string(path)
+        case .shutdown(let mode):
+            members["mode"] = .string(mode.rawValue)
         case .status, .tree, .ping, .reload, .quit, .deactivate, .reactivate:
             break
         }

@@ -48,6 +48,8 @@ public struct Settings: Sendable, Equatable {
     public var psplashFIFO: String?
     /// Where the start layout's first frame is kept per output size (see `FrameCache`); nil: no cache.
     public var frameCacheDirectory: String? = Settings.defaultFrameCacheDirectory
+    /// What shows while the system goes down (`shutdown`).
+    public var shutdown = ShutdownSettings()
 
     public init() {}
 
@@ -172,6 +174,7 @@ public struct Settings: Sendable, Equatable {
                 }
                 r.issues += o.unknownKeyIssues()
             }
+            if let m = top.member("shutdown") { s.shutdown = ShutdownSettings.read(m.value, m.path, &r) }
             if let m = top.member("logLevel"), let text = r.string(m.value, m.path) {
                 if let level = LogLevel(name: text) { s.logLevel = level }
                 else { r.fail(m.path, "unknown log level \"\(text)\": expected error, warning, notice, info or debug") }

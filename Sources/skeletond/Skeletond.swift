@@ -1,5 +1,6 @@
 import ArgumentParser
 import SkeletonBoot
+import SkeletonControl
 import SkeletonDaemon
 import SkeletonSettings
 import SkeletonSystem
@@ -17,6 +18,11 @@ struct Skeletond: ParsableCommand {
     /// Everything else, help and mistakes included, goes through ArgumentParser.
     /// Before that, a start that has a boot record puts its first frame on screen from it.
     static func main() {
+        // One executable for both: `skeletonctl` is a symlink to this one.
+        if calledAs("skeletonctl") {
+            Skeletonctl.main()
+            return
+        }
         let arguments = UnsafeBufferPointer(start: CommandLine.unsafeArgv + 1, count: max(0, Int(CommandLine.argc) - 1))
         // While the daemon started in the initramfs shows the skeleton, this one attaches to it
         // (`InitramfsAttachment`) and must not touch the display first.
@@ -31,5 +37,20 @@ struct Skeletond: ParsableCommand {
         // Help or a mistake: whatever the record showed goes back (the console).
         start.releaseBootDisplay()
         main(nil)
+    }
+
+    /// Whether argv[0]'s last path component is `name`, read as C bytes: nothing of Swift's
+    /// collections runs before a boot record's frame.
+    static func calledAs(_ name: StaticString) -> Bool {
+        guard let argv0 = CommandLine.unsafeArgv[0] else { return false }
+        var start = argv0
+        var p = argv0
+        while p.pointee != 0 {
+            if p.pointee == 0x2F { start = p + 1 }
+            p += 1
+        }
+        let bytes = name.utf8Start
+        for i in 0..<name.utf8CodeUnitCount where UInt8(bitPattern: start[i]) != bytes[i] { return false }
+        return start[name.utf8CodeUnitCount] == 0
     }
 }

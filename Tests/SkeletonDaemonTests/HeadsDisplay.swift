@@ -17,10 +17,14 @@ final class NamedOutput: DisplayOutput {
         self.buffer = PixelBuffer(size: size, fill: 0)
     }
 
+    /// Another program is DRM master: nothing this process presents reaches the screen.
+    var heldByAnotherProgram = false
+
     var shadow: Canvas { buffer.canvas }
-    var canPresent: Bool { true }
+    var canPresent: Bool { !heldByAnotherProgram }
 
     func present(damage: [PixelRect], mirrored: Bool) throws(DisplayError) -> Bool {
+        if heldByAnotherProgram { throw DisplayError("drmModeSetCrtc failed: Permission denied") }
         framesPresented += 1
         return true
     }
@@ -41,12 +45,21 @@ final class HeadsDisplay: Display {
         heads = names.map { NamedOutput(name: $0, size: size) }
     }
 
+    /// Another program is DRM master (a compositor still running): taking the display back fails.
+    var heldByAnotherProgram = false {
+        didSet { for head in heads { head.heldByAnotherProgram = heldByAnotherProgram } }
+    }
+    private(set) var reacquireAttempts = 0
+
     var outputs: [any DisplayOutput] { heads }
     var eventDescriptor: FileDescriptor? { nil }
     func handleEvents() throws(DisplayError) {}
     func tick(now: Double) -> Double? { nil }
     func release(retainingPicture: Bool) {}
-    func reacquire() throws(DisplayError) {}
-    var problem: String? { nil }
+    func reacquire() throws(DisplayError) {
+        reacquireAttempts += 1
+        if heldByAnotherProgram { throw DisplayError("drmSetMaster failed: Device or resource busy") }
+    }
+    var problem: String? { heldByAnotherProgram ? "another program holds the display" : nil }
     func close() {}
 }

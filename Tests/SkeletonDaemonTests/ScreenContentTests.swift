@@ -82,8 +82,12 @@ import Testing
         #expect(command(PlymouthRequest(command: .showSplash)) == .show(ShowRequest()))
         #expect(answer(PlymouthRequest(command: .password, argument: text("Passphrase"))) == .noAnswer)
         #expect(answer(PlymouthRequest(command: .systemUpdate, argument: text("101"))) == .ack)
-        #expect(answer(PlymouthRequest(command: .changeMode, argument: text("shutdown"))) == .ack)
-        #expect(adapter.notes.mode == "shutdown")
+        #expect(answer(PlymouthRequest(command: .changeMode, argument: text("updates"))) == .ack)
+        #expect(adapter.notes.mode == "updates")
+        // The way down is the daemon's own shutdown.
+        #expect(command(PlymouthRequest(command: .changeMode, argument: text("shutdown"))) == .shutdown(.poweroff))
+        #expect(command(PlymouthRequest(command: .changeMode, argument: text("reboot"))) == .shutdown(.reboot))
+        #expect(adapter.notes.mode == "reboot")
         #expect(answer(PlymouthRequest(command: .unknown(0x5A))) == .nak)
     }
 }

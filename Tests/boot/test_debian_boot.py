@@ -98,6 +98,17 @@ BASE = OUT / f"debian12-base-{hashlib.sha256((PACKAGES + ' '.join(EXCLUDED)).enc
 SIZE = (1024, 768)
 # The start layout as an administrator changes it in the `layout-change` boot: another tint.
 CHANGED = dict(SOLID, appearance={"tint": "#E74C3C"})
+# The shutdown layout (settings shutdown.layout): the message role says what is happening.
+BYE = {
+    "name": "bye",
+    "canvas": {"width": SIZE[0], "height": SIZE[1], "background": "#1B2631"},
+    "presentation": {"style": "solid", "animated": False, "transition": {"kind": "none"}},
+    "root": {"kind": "view", "children": [
+        {"kind": "label", "id": "status", "role": "message", "frame": [0, 560, "100%", 60], "text": "",
+         "fontSize": 36, "color": "#FFFFFF", "alignment": "center", "skeletonable": False},
+        {"kind": "image", "frame": [432, 224, 160, 160], "shape": "circle"},
+    ]},
+}
 # The follow-up boots of the initramfs case's root, each its own --case: `layout-change` edits the
 # layout at the end of the initramfs boot, boots again (`next-boot`) and reinstalls and purges
 # the package there; `disabled` boots with skeletond.enable=0 in between.
@@ -194,6 +205,8 @@ def prepare_root(case: str, deb: Path, work: Path) -> tuple[Path, Path, Path]:
     settings_path = root / "etc/skeletond/skeletond.json"
     settings = json.loads(settings_path.read_text())
     settings["layouts"]["start"] = "solid"
+    (root / "etc/skeletond/layouts/bye.json").write_text(json.dumps(BYE))
+    settings["shutdown"] = {"layout": "bye"}
     settings_path.write_text(json.dumps(settings, indent=2))
     hook = "no" if case == "real-root" else "yes"
     if case == "chroot-image":
@@ -229,6 +242,10 @@ def prepare_root(case: str, deb: Path, work: Path) -> tuple[Path, Path, Path]:
     for script in ("e2e-probe", "e2e-after"):
         shutil.copy(HERE / "guest" / script, root / "usr/local/bin" / script)
         (root / "usr/local/bin" / script).chmod(0o755)
+    final = root / "usr/lib/systemd/system-shutdown/e2e-final"
+    final.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(HERE / "guest" / "e2e-final", final)
+    final.chmod(0o755)
     units = root / "etc/systemd/system"
     (units / "e2e-probe.service").write_text(
         "[Unit]\nDescription=boot test: the real root's first moments\nAfter=skeletond.service\nBefore=skeletond-hide.service\n"
@@ -310,7 +327,7 @@ def boot(root: Path, kernel: Path, initrd: Path, work: Path, timeout: float = 30
                "-display", "none", "-chardev", f"socket,id=con,path={con_path}", "-serial", "chardev:con",
                "-qmp", f"unix:{qmp_path}"]
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=open(work / "qemu.stderr", "w"))
-    result: dict = {"shots": {}, "markers": [], "log": "", "timed_out": False}
+    result: dict = {"shots": {}, "markers": [], "log": "", "timed_out": False, "down": [], "down_frames": {}}
     log = bytearray()
     try:
         con = qemu_harness._accept(con_server, proc, "the serial console", 30)
@@ -319,6 +336,7 @@ def boot(root: Path, kernel: Path, initrd: Path, work: Path, timeout: float = 30
         started = time.monotonic()
         pending = b""
         powered_off_at = None
+        going_down_at = None
         while True:
             if time.monotonic() - started > timeout:
                 result["timed_out"] = True
@@ -328,6 +346,22 @@ def boot(root: Path, kernel: Path, initrd: Path, work: Path, timeout: float = 30
                 qmp.execute("screendump", {"filename": str(shot), "format": "png"})
                 result["shots"]["poweroff"] = shot
                 break
+            if going_down_at is not None and powered_off_at is None:
+                # From `systemctl poweroff|reboot` to the end: a screenshot at every turn, as
+                # fast as QMP gives them (PPM: no encoding), kept once per distinct picture.
+                shot = work / f"down-{len(result['down']):04d}.ppm"
+                try:
+                    qmp.execute("screendump", {"filename": str(shot)})
+                    pixels = read_ppm(shot).data
+                except (OSError, ValueError, qemu_harness.HarnessError):
+                    pixels = None
+                if pixels is not None:
+                    digest = hashlib.sha1(pixels).hexdigest()
+                    if digest in result["down_frames"]:
+                        shot.unlink()
+                    else:
+                        result["down_frames"][digest] = shot
+                    result["down"].append((time.monotonic() - going_down_at, digest))
             try:
                 chunk = con.recv(65536)
                 if not chunk:
@@ -343,12 +377,18 @@ def boot(root: Path, kernel: Path, initrd: Path, work: Path, timeout: float = 30
                 if "@@" in line:
                     line = line[line.index("@@"):]
                     result["markers"].append((time.monotonic() - started, line))
+                    if line in ("@@POWEROFF", "@@REBOOT"):
+                        going_down_at = time.monotonic()
+                        con.settimeout(0.01)
+                    if line.startswith("@@FINAL") and going_down_at is not None:
+                        result["final_at"] = time.monotonic() - going_down_at
                     shoot = re.match(r"@@SHOOT (\S+)", line)
                     if shoot:
                         shot = work / f"{shoot.group(1)}.png"
                         qmp.execute("screendump", {"filename": str(shot), "format": "png"})
                         result["shots"][shoot.group(1)] = shot
-                if "reboot: Power down" in line:
+                # With -no-reboot and -no-shutdown a reboot stops the machine as a power-off does.
+                if "reboot: Power down" in line or "reboot: Restarting system" in line:
                     powered_off_at = time.monotonic()
     finally:
         proc.kill()
@@ -357,6 +397,79 @@ def boot(root: Path, kernel: Path, initrd: Path, work: Path, timeout: float = 30
     result["log"] = log.decode(errors="replace")
     (work / "serial.txt").write_text(result["log"])
     return result
+
+
+def read_ppm(path: Path) -> png.Image:
+    """QEMU's screendump in its default format: a binary PPM (P6, 8 bits)."""
+    blob = path.read_bytes()
+    fields = blob.split(maxsplit=4)
+    if len(fields) < 5 or fields[0] != b"P6" or fields[3] != b"255":
+        raise ValueError(f"{path}: not an 8-bit binary PPM")
+    width, height = int(fields[1]), int(fields[2])
+    data = fields[4][:width * height * 3]
+    if len(data) != width * height * 3:
+        raise ValueError(f"{path}: {len(data)} bytes of pixels for {width}x{height}")
+    return png.Image(width, height, 3, data)
+
+
+# How much earlier than the host read systemd-shutdown's last marker the screen may go black:
+# the serial line and the screenshots are read in turn, a few ms apart.
+FINAL_LAG = 0.25
+
+
+def check_going_down(c: Checker, label: str, result: dict, skeleton: png.Image, mode: str, work: Path) -> None:
+    """From `systemctl poweroff|reboot` until the power is off: every screenshot is the
+    skeleton (shown again before the command) or the shutdown layout saying what happens, never
+    the console, until systemd-shutdown's last step (Tests/boot/guest/e2e-final), where the
+    daemon must still hold the card. After it only black may follow: the kernel's driver
+    turning its CRTC off on the way to the power-off (bochs: drm_atomic_helper_shutdown)."""
+    message = {"poweroff": "Powering off", "reboot": "Restarting"}[mode]
+    bye = png.read(shutdown_render(message))
+    down = result["down"]
+    kinds: dict[str, str] = {}
+    for digest, path in result["down_frames"].items():
+        image = read_ppm(path)
+        if png.compare(image, bye).ok:
+            kinds[digest] = "shutdown"
+        elif png.compare(image, skeleton).ok:
+            kinds[digest] = "skeleton"
+        else:
+            kinds[digest] = "black" if not image.data.strip(b"\0") else "other"
+            png.write(path.with_suffix(".png"), image)
+    good = [i for i, (_, d) in enumerate(down) if kinds[d] in ("skeleton", "shutdown")]
+    last_good = good[-1] if good else -1
+    before = [(round(t, 2), result["down_frames"][d].with_suffix(".png").name) for t, d in down[:last_good] if kinds[d] not in ("skeleton", "shutdown")]
+    tail = down[last_good + 1:]
+    first = next((t for t, d in down if kinds[d] == "shutdown"), None)
+    final_at = result.get("final_at")
+    span = down[-1][0] if down else 0
+    print(f"  figure: {label}: {len(down)} screenshots in the {span:.1f} s from `systemctl {mode}` to the end: "
+          f"{sum(kinds[d] == 'skeleton' for _, d in down)} the skeleton, {sum(kinds[d] == 'shutdown' for _, d in down)} the shutdown layout"
+          + (f" (from {first:.2f} s)" if first is not None else "") + f", then {len(tail)} black or other"
+          + (f" (from {tail[0][0]:.2f} s; systemd-shutdown's last step read at {final_at:.2f} s)" if tail and final_at is not None else ""))
+    c.check(f"{label}: screenshots were taken from `systemctl {mode}` on", len(down) >= 5, f"{len(down)} (log {work}/serial.txt)")
+    c.check(f"{label}: going down ({mode}), every screenshot is the skeleton or the shutdown layout, never the console",
+            not before and all(kinds[d] == "black" for _, d in tail), f"{len(before)} others before the last skeleton ({before[:5]}), "
+            f"after it {[kinds[d] for _, d in tail][:5]}, in {work}")
+    c.check(f"{label}: the last skeleton frame is the shutdown layout saying \"{message}\"",
+            last_good >= 0 and kinds[down[last_good][1]] == "shutdown", f"last: {kinds[down[last_good][1]] if good else 'none'}")
+    final = marker(result, "FINAL")
+    holders = (final or "").split()
+    c.check(f"{label}: at systemd-shutdown's last step the daemon (or the process it left) still holds the card, its argv[0] marked '@'",
+            bool(holders) and all(h.split(":", 1)[1].startswith("@") for h in holders if ":" in h), str(final))
+    if tail:
+        c.check(f"{label}: the screen went black only after systemd-shutdown's last step (the kernel's driver shutdown)",
+                final_at is not None and tail[0][0] >= final_at - FINAL_LAG, f"black from {tail[0][0]:.2f} s, last step at {final_at}")
+
+
+def shutdown_render(message: str) -> Path:
+    """`skeletond render` of the shutdown layout with the message role's text (made once)."""
+    out = OUT / "cases" / f"expected-bye-{message.split()[0].lower()}.png"
+    if not out.exists():
+        layout = OUT / "cases" / "bye.json"
+        layout.write_text(json.dumps(BYE))
+        run(str(HOST_TOOL), "render", str(layout), "--out", str(out), "--size", f"{SIZE[0]}x{SIZE[1]}", "--text", f"status={message}")
+    return out
 
 
 def marker(result: dict, name: str) -> str | None:
@@ -409,7 +522,9 @@ def check_case(c: Checker, case: str, result: dict, expected: png.Image, work: P
     if case == "no-executable":
         check_no_executable(c, result, expected, work)
         return None
-    c.check(f"{label}: the boot ran to the power-off", not result["timed_out"] and "poweroff" in result["shots"],
+    rebooted = "reboot: Restarting system" in result["log"]
+    c.check(f"{label}: the boot ran to the power-off" + (" (a reboot)" if rebooted else ""),
+            not result["timed_out"] and ("poweroff" in result["shots"] or rebooted),
             f"timed out {result['timed_out']}, markers {[m for _, m in result['markers']][-5:]} (log {work}/serial.txt)")
     from_initramfs = case in ("initramfs", "dracut", "no-module", "next-boot") + CHROOT_IMAGE
     for shot in (["initramfs"] if case in ("initramfs", "dracut", "next-boot") + CHROOT_IMAGE else []) + ["realroot", "shown-again"]:
@@ -419,12 +534,12 @@ def check_case(c: Checker, case: str, result: dict, expected: png.Image, work: P
         d = png.compare(png.read(result["shots"][shot]), expected, diff_path=work / f"diff-{shot}.png")
         print(f"  {label} {shot} vs render: {d}")
         c.check(f"{label}: {shot}: the screen equals `skeletond render`", d.ok, str(d))
-    for shot in ("hidden", "poweroff"):
-        if shot not in result["shots"]:
-            c.check(f"{label}: {shot} screenshot taken", False)
-            continue
-        ok, detail = is_console(png.read(result["shots"][shot]), expected)
-        c.check(f"{label}: {shot}: the text console is back (no skeleton, black background)", ok, detail)
+    if "hidden" not in result["shots"]:
+        c.check(f"{label}: hidden screenshot taken", False)
+    else:
+        ok, detail = is_console(png.read(result["shots"]["hidden"]), expected)
+        c.check(f"{label}: hidden: the text console is back (no skeleton, black background)", ok, detail)
+    check_going_down(c, label, result, expected, "reboot" if marker(result, "REBOOT") is not None else "poweroff", work)
     holders = (marker(result, "CARD_HOLDERS") or "").split()
     c.check(f"{label}: one process holds the DRM card in the real root", len(holders) == 1, f"holders {holders}")
     cmdlines = [m for _, m in result["markers"] if m.startswith("@@CMDLINE")]
@@ -698,6 +813,8 @@ def main() -> int:
             c.check("postinst in a chroot (no display): succeeded and prepared nothing",
                     cache.is_dir() and not any(cache.iterdir()), f"{sorted(p.name for p in cache.iterdir()) if cache.is_dir() else 'no directory'}")
         step = "e2e.step=layout-change" if case == "initramfs" and "layout-change" in cases else ""
+        if case == "real-root":
+            step = "e2e.step=reboot"
         result = boot(root, kernel, initrd, work, timeout=1200 if step else 300, append=step)
         print(f"  {case}: root prepared in {prepared - began:.0f} s ({initrd.stat().st_size >> 20} MB initramfs), booted to the power-off in {time.monotonic() - prepared:.0f} s")
         first_frames[case] = check_case(c, case, result, expected, work)

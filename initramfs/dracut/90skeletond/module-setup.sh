@@ -40,7 +40,8 @@ install() {
     # At the paths they have in the real root: at the switch, the daemon checks that the real
     # root has its executable.
     inst_binary /usr/bin/skeletond
-    inst_binary /usr/bin/skeletonctl
+    # skeletonctl is skeletond by another name (the pre-pivot hook calls it).
+    ln_r /usr/bin/skeletond /usr/bin/skeletonctl
     local file
     for file in /etc/skeletond/skeletond.json /etc/skeletond/layouts/* /var/cache/skeletond/* \
             /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf; do

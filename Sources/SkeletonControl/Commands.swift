@@ -156,3 +156,19 @@ struct NewRoot: ParsableCommand {
     var path: String
     func run() throws { try connection.call(.newRoot(path), output: printReplyFields) }
 }
+
+
+struct Shutdown: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the shutdown layout until the power is off (the package's poweroff, reboot and halt units).",
+        discussion: """
+            The daemon shows the shutdown layout (settings: shutdown.layout) with what is happening in \
+            its message ("Powering off", "Restarting"; settings: shutdown.messages), takes the display \
+            back as soon as an app lets it go, and refuses to hide from then on; stopping it leaves \
+            the frame on screen, held by a process systemd spares, until the power is off.
+            """)
+    @OptionGroup var connection: ConnectionOptions
+    @Argument(help: "poweroff, reboot, halt or kexec.")
+    var mode: ShutdownMode
+    func run() throws { try connection.call(.shutdown(mode), output: printReplyFields) }
+}

@@ -3,19 +3,21 @@ import SkeletonLayout
 import SkeletonProtocol
 import SkeletonSystem
 
-@main
-struct Skeletonctl: ParsableCommand {
-    static let configuration = CommandConfiguration(
+/// `skeletonctl`: one request to the daemon, its reply, an exit status. The static `skeletond`
+/// runs this when it is called by that name (a symlink), so that the package and the initramfs
+/// carry one executable.
+public struct Skeletonctl: ParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "skeletonctl",
         abstract: "Control skeletond: show, update or hide the skeleton screen.",
         discussion: "Exit status: 0 on an ok reply, 1 on an error reply, 2 when the daemon cannot be reached.",
-        subcommands: [Show.self, Update.self, Hide.self, Status.self, Tree.self, Ping.self, Reload.self, Quit.self, Deactivate.self, Reactivate.self, NewRoot.self]
+        subcommands: [Show.self, Update.self, Hide.self, Status.self, Tree.self, Ping.self, Reload.self, Quit.self, Deactivate.self, Reactivate.self, NewRoot.self, Shutdown.self]
     )
 
     /// The connection options (`--socket PATH`, `--timeout S`) may come before the subcommand
     /// (`skeletonctl --socket P show`); the parser reads them in the subcommand's options, so
     /// move them there.
-    static func main() {
+    public static func main() {
         var arguments = Array(CommandLine.arguments.dropFirst())
         var moved: [String] = []
         while let first = arguments.first, first.hasPrefix("--socket") || first.hasPrefix("--timeout") {
@@ -25,6 +27,8 @@ struct Skeletonctl: ParsableCommand {
         if !moved.isEmpty, !arguments.isEmpty { arguments.insert(contentsOf: moved, at: 1) } else { arguments = moved + arguments }
         main(arguments)
     }
+
+    public init() {}
 }
 
 /// The socket option shared by every subcommand; SKELETOND_SOCKET overrides the default.

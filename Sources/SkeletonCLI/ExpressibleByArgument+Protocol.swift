@@ -1,0 +1,4 @@
+import ArgumentParser
+import SkeletonProtocol
+
+extension ShutdownMode: ExpressibleByArgument {}

@@ -1,0 +1,64 @@
+import SkeletonSettings
+import SkeletonLayout
+import SkeletonProtocol
+import SkeletonSystem
+
+/// The system going down, as the daemon sees it after `shutdown`.
+struct GoingDown {
+    var mode: ShutdownMode
+
+    /// The error for a command that would take the skeleton off the screen now.
+    func refusal(_ command: String) -> ProtocolError {
+        ProtocolError(.goingDown, "\(command) refused: the system is going down (\(mode.rawValue)) and the skeleton stays until the power is off")
+    }
+}
+
+/// `shutdown` (`skeletond-poweroff.service` and its siblings, or Plymouth's `change-mode
+/// --shutdown|--reboot`): the shutdown layout with its message from the first stopped unit until
+/// the power is off.
+extension Daemon {
+    /// Shows the shutdown layout with the mode's message (kept for later layouts), takes the
+    /// display back, from an app that still holds it as soon as it lets go, and holds it from then
+    /// on: hide and deactivate are refused, and a stop leaves the frame on screen
+    /// (`leaveFrameInEscrow`). argv[0] gets its '@', so systemd-shutdown's last killing spree
+    /// spares the daemon, as it spares root storage daemons and plymouthd's fd escrow.
+    func performShutdown(_ mode: ShutdownMode, id: JSONValue?) -> Performed {
+        guard let name = settings.shutdown.layoutName(start: settings.startLayout) else {
+            logger.notice("going down (\(mode.rawValue)): no shutdown layout (settings: shutdown.layout is null); the console shows")
+            return Performed(reply: .ok(id: id, ["shutdown": false, "mode": .string(mode.rawValue)]))
+        }
+        InitramfsStart.markArgumentZero()
+        goingDown = GoingDown(mode: mode)
+        _ = host.reactivate()
+        host.takesBackWhenFree = true
+        var shown = name
+        let show = perform(.show(ShowRequest(layout: name)), id: id, uid: 0)
+        if let error = show.reply.error {
+            logger.error("shutdown layout \"\(name)\": \(error.message); showing the built-in default layout instead")
+            let builtin = SkeletonLook(layoutName: LayoutStore.builtin.name, layout: LayoutStore.builtin.layout)
+            _ = performShow(builtin, delay: 0, transition: builtin.presentation.transition, now: clock.now)
+            shown = builtin.layoutName
+        }
+        let message = settings.shutdown.message(for: mode)
+        _ = perform(.update(UpdateRequest(message: message, keep: true)), id: id, uid: 0)
+        logger.notice("going down (\(mode.rawValue)): showing \(shown), \"\(message)\", until the power is off")
+        return Performed(reply: .ok(id: id, ["shutdown": true, "mode": .string(mode.rawValue), "layout": .string(shown),
+                                             "state": .string(session.state.rawValue)]))
+    }
+
+    /// A stop while going down (the unit stopped, systemd-shutdown's SIGTERM, `quit`): a child
+    /// process keeps the display's descriptors, so the frame stays on screen until the power is
+    /// off, and this process exits without giving the console back. False when nothing is shown
+    /// or the child cannot be made: the usual stop follows.
+    func leaveFrameInEscrow() -> Bool {
+        guard session.state != .idle, host.display != nil else { return false }
+        do {
+            let pid = try escrow()
+            logger.notice("going down: the frame stays on screen, held by process \(pid) until the power is off")
+            return true
+        } catch {
+            logger.error("going down: cannot leave the frame on screen (\(error)); the console comes back")
+            return false
+        }
+    }
+}

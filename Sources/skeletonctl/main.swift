@@ -1,0 +1,3 @@
+import SkeletonControl
+
+Skeletonctl.main()

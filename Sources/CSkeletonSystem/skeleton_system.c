@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
-#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -336,24 +335,4 @@ int sk_kd_is_graphics(int fd) {
 
 int sk_kd_set_graphics(int fd, int graphics) {
     return ioctl(fd, KDSETMODE, (unsigned long)(graphics ? KD_GRAPHICS : KD_TEXT));
-}
-
-pid_t sk_escrow(void) {
-    pid_t pid = fork();
-    if (pid != 0) return pid;
-    /* The child: holds every descriptor the daemon left open (the card, so its framebuffer stays
-       on the CRTC) and does nothing else until it is killed. No signal but SIGKILL reaches it. */
-    sigset_t all;
-    sigfillset(&all);
-    sigprocmask(SIG_BLOCK, &all, NULL);
-    setsid();
-    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-    if (null >= 0) {
-        dup2(null, 0);
-        dup2(null, 1);
-        dup2(null, 2);
-        if (null > 2) close(null);
-    }
-    prctl(PR_SET_NAME, "skeletond-escrow", 0, 0, 0);
-    for (;;) pause();
 }

@@ -164,8 +164,8 @@ struct Shutdown: ParsableCommand {
         discussion: """
             The daemon shows the shutdown layout (settings: shutdown.layout) with what is happening in \
             its message ("Powering off", "Restarting"; settings: shutdown.messages), takes the display \
-            back as soon as an app lets it go, and refuses to hide from then on; stopping it leaves \
-            the frame on screen, held by a process systemd spares, until the power is off.
+            back as soon as an app lets it go, and from then on refuses to hide or quit and does not \
+            obey SIGTERM; systemd-shutdown spares it, so the frame stays until the power is off.
             """)
     @OptionGroup var connection: ConnectionOptions
     @Argument(help: "poweroff, reboot, halt or kexec.")

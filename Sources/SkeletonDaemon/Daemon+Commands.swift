@@ -61,6 +61,7 @@ extension Daemon {
             if problems.isEmpty { return reply(["reloaded": true]) }
             return refuse(ProtocolError(.reloadFailed, problems.joined(separator: "; ") + " (the previous version stays in force)"))
         case .quit:
+            if let goingDown { return refuse(goingDown.refusal("quit")) }
             running = false
             return reply(["quitting": true])
         case .newRoot(let root):

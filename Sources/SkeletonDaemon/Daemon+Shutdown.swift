@@ -1,13 +1,13 @@
 import SkeletonSettings
 import SkeletonLayout
 import SkeletonProtocol
-import SkeletonSystem
 
 /// The system going down, as the daemon sees it after `shutdown`.
 struct GoingDown {
     var mode: ShutdownMode
 
-    /// The error for a command that would take the skeleton off the screen now.
+    /// The error for a command that would take the skeleton off the screen now (hide,
+    /// deactivate, quit).
     func refusal(_ command: String) -> ProtocolError {
         ProtocolError(.goingDown, "\(command) refused: the system is going down (\(mode.rawValue)) and the skeleton stays until the power is off")
     }
@@ -19,9 +19,9 @@ struct GoingDown {
 extension Daemon {
     /// Shows the shutdown layout with the mode's message (kept for later layouts), takes the
     /// display back, from an app that still holds it as soon as it lets go, and holds it from then
-    /// on: hide and deactivate are refused, and a stop leaves the frame on screen
-    /// (`leaveFrameInEscrow`). argv[0] gets its '@', so systemd-shutdown's last killing spree
-    /// spares the daemon, as it spares root storage daemons and plymouthd's fd escrow.
+    /// on: hide, deactivate and quit are refused and SIGTERM is logged, not obeyed. argv[0] gets
+    /// its '@', so systemd-shutdown's last killing spree spares the daemon, as it spares root
+    /// storage daemons; its frame stays until the power is off.
     func performShutdown(_ mode: ShutdownMode, id: JSONValue?) -> Performed {
         guard let name = settings.shutdown.layoutName(start: settings.startLayout) else {
             logger.notice("going down (\(mode.rawValue)): no shutdown layout (settings: shutdown.layout is null); the console shows")
@@ -44,21 +44,5 @@ extension Daemon {
         logger.notice("going down (\(mode.rawValue)): showing \(shown), \"\(message)\", until the power is off")
         return Performed(reply: .ok(id: id, ["shutdown": true, "mode": .string(mode.rawValue), "layout": .string(shown),
                                              "state": .string(session.state.rawValue)]))
-    }
-
-    /// A stop while going down (the unit stopped, systemd-shutdown's SIGTERM, `quit`): a child
-    /// process keeps the display's descriptors, so the frame stays on screen until the power is
-    /// off, and this process exits without giving the console back. False when nothing is shown
-    /// or the child cannot be made: the usual stop follows.
-    func leaveFrameInEscrow() -> Bool {
-        guard session.state != .idle, host.display != nil else { return false }
-        do {
-            let pid = try escrow()
-            logger.notice("going down: the frame stays on screen, held by process \(pid) until the power is off")
-            return true
-        } catch {
-            logger.error("going down: cannot leave the frame on screen (\(error)); the console comes back")
-            return false
-        }
     }
 }

@@ -42,9 +42,6 @@ public final class Daemon {
     /// Set by `shutdown`: the system is going down and the shutdown layout stays until the power
     /// is off (`Daemon+Shutdown.swift`).
     var goingDown: GoingDown?
-    /// Makes the process that keeps the frame on screen after a stop while going down; its pid.
-    /// Tests in this process replace it (a fork there would copy the test runner).
-    var escrow: () throws(Errno) -> Int32 = { () throws(Errno) -> Int32 in try SystemCalls.escrowDescriptors() }
 
     /// A reply owed once the session reaches a state (`show --wait`, `hide --wait`).
     struct Waiter {
@@ -223,10 +220,6 @@ public final class Daemon {
         plymouth?.close()
         psplash?.close()
         if initramfs { InitramfsStart.removeMarker(socketPath: settings.socketPath) }
-        if goingDown != nil, leaveFrameInEscrow() {
-            logger.releaseHeldLines()
-            return
-        }
         host.shutdown(retained: session.retained)
         logger.countUnsaidRepeats()
         logger.info("stopped")
@@ -327,6 +320,10 @@ public final class Daemon {
         if signal == SystemCalls.hangUpSignal {
             logger.info("SIGHUP: reloading")
             _ = reload()
+        } else if goingDown != nil {
+            // Spared by systemd-shutdown ('@'); a stop by hand while the system goes down would
+            // uncover the console for its last seconds.
+            logger.notice("signal \(signal): the system is going down; the skeleton stays until the power is off")
         } else {
             logger.info("signal \(signal): stopping")
             running = false

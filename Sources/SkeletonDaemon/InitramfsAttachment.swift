@@ -63,9 +63,14 @@ enum InitramfsAttachment {
                         quitSent = true
                     }
                 } else {
-                    // Replies are not read for anything; the end of the stream is the daemon's exit.
-                    // Readable: a failed read is the end too.
+                    // The end of the stream is the daemon's exit (a failed read is the end too). The
+                    // one reply read is the refusal of quit while the system goes down: the daemon
+                    // stays until the power is off, and so this stand-in's work is done.
                     let n = (try? buffer.withUnsafeMutableBytes { try connection.read(into: $0) }) ?? 0
+                    if quitSent, n > 0, String(decoding: buffer[0..<n], as: UTF8.self).contains("\"going_down\"") {
+                        logger.notice("the system is going down: the daemon from the initramfs stays until the power is off")
+                        return 0
+                    }
                     if n == 0 {
                         if quitSent { return 0 }
                         logger.warning("the daemon from the initramfs went away")

@@ -30,8 +30,8 @@ public enum Command: Sendable, Equatable {
     case deactivate
     case reactivate
     /// The system is going down: the shutdown layout is shown with its message, the display is
-    /// taken back (from an app that lets it go), and from now on nothing hides it; a stop leaves
-    /// the frame on screen until the power is off.
+    /// taken back (from an app that lets it go), and from now on nothing hides it or stops the
+    /// daemon: the frame stays until the power is off.
     case shutdown(ShutdownMode)
 
     public var name: String {

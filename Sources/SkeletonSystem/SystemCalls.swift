@@ -139,15 +139,6 @@ package enum SystemCalls {
         _ = try retryingOnInterrupt("sendto \(socket)") { sk_notify(socket, message) }
     }
 
-    /// A child process that keeps this one's open descriptors (the display's, so its frame stays
-    /// on screen) and does nothing until SIGKILL (`sk_escrow`: fork(2), every signal blocked,
-    /// setsid(2)); its pid. It inherits argv[0], so a '@' there spares it from systemd-shutdown.
-    package static func escrowDescriptors() throws(Errno) -> Int32 {
-        let pid = sk_escrow()
-        if pid < 0 { throw Errno.current("fork") }
-        return pid
-    }
-
     // MARK: signals, timers, directory watches
 
     /// Blocks SIGTERM, SIGINT and SIGHUP and returns a signalfd(2) for them (`sk_signalfd`).

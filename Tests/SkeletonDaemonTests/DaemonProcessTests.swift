@@ -14,9 +14,9 @@ import Testing
      "root": {"kind": "view", "children": [{"kind": "image", "frame": [20, 20, 60, 60], "cornerRadius": 8}]}}
     """
 
-    /// Going down (`shutdown`), the daemon is spared by systemd-shutdown (argv[0] '@'), and a
-    /// stop leaves its descriptors, and so the frame, with a child process that outlives it.
-    @Test func goingDownAStopLeavesTheFrameWithAProcessThatOutlivesTheDaemon() throws {
+    /// Going down (`shutdown`): argv[0] begins with '@' (systemd-shutdown spares it), and
+    /// neither SIGTERM nor `quit` stops the daemon.
+    @Test func goingDownTheDaemonIsSparedAndOutlivesSIGTERM() throws {
         let d = try DaemonProcess()
         let c = try d.connect()
         let reply = c.request(#"{"command": "shutdown", "mode": "poweroff"}"#)
@@ -25,22 +25,11 @@ import Testing
         let argv0 = try String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)
         #expect(argv0.hasPrefix("@"), "\(argv0)")
         kill(pid, SIGTERM)
-        #expect(d.logContains("going down: the frame stays on screen, held by process "))
-        let held = d.log.split(separator: "\n").first { $0.contains("held by process") }
-        let escrow = held.flatMap { line in line.split(separator: " ").first { Int32($0) != nil }.flatMap { Int32($0) } }
-        let child = try #require(escrow, "no process named in \(String(describing: held))")
-        #expect(child != pid)
-        let childArgv0 = (try? String(contentsOfFile: "/proc/\(child)/cmdline", encoding: .utf8)) ?? ""
-        #expect(childArgv0.hasPrefix("@"), "the escrow process is spared too: \(childArgv0)")
-        let name = (try? String(contentsOfFile: "/proc/\(child)/comm", encoding: .utf8)) ?? ""
-        #expect(name == "skeletond-escro\n", "\(name)")
-        // Only SIGKILL reaches it: SIGTERM, SIGINT and SIGHUP are blocked.
-        let status = (try? String(contentsOfFile: "/proc/\(child)/status", encoding: .utf8)) ?? ""
-        let blocked = status.split(separator: "\n").first { $0.hasPrefix("SigBlk:") }.flatMap { UInt64($0.dropFirst(7).trimmingCharacters(in: .whitespaces), radix: 16) } ?? 0
-        for signal in [SIGTERM, SIGINT, SIGHUP] { #expect(blocked & (1 << UInt64(signal - 1)) != 0, "signal \(signal) not blocked") }
-        kill(child, SIGKILL)
-        // The daemon itself is gone, with status 0, and without giving the console back.
-        #expect(d.waitForExit() == 0)
+        #expect(d.logContains("signal 15: the system is going down; the skeleton stays until the power is off"))
+        #expect(c.request(#"{"command": "ping"}"#)?["pong"] == true)
+        #expect(c.request(#"{"command": "quit"}"#)?["error"]?["code"] == "going_down")
+        #expect(d.process.isRunning)
+        _ = d.stop(signal: SIGKILL)
         #expect(!d.log.contains("<6>stopped"), "the usual stop ran")
     }
 

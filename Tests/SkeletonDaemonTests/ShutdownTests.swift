@@ -7,8 +7,8 @@ import SkeletonRender
 import Testing
 
 /// `shutdown`: the shutdown layout with its message, on a daemon stepped by hand; nothing takes
-/// it off the screen, a display an app still holds is taken back as soon as it is free, and a
-/// stop leaves the frame where it is. (Plymouth's `change-mode --shutdown` becomes this command:
+/// it off the screen, not even a stop, and a display an app still holds is taken back as soon as
+/// it is free. (Plymouth's `change-mode --shutdown` becomes this command:
 /// `SplashAdapterTests`.)
 @Suite struct ShutdownTests {
     static func layout(_ name: String, background: String) -> String {
@@ -54,11 +54,13 @@ import Testing
         #expect(d.request(c, #"{"command": "deactivate"}"#)?["error"]?["code"] == "going_down")
         d.step(to: 104)
         #expect(d.screen.pixels.elementsEqual(goingDown), "the screen is not the shutdown layout")
-        // A stop (the unit's SIGTERM, `quit`) leaves the frame on screen, held by another process.
-        d.shutdown()
-        #expect(d.escrows.count == 1)
-        #expect(d.screen.pixels.elementsEqual(goingDown), "the display was not given back")
-        #expect(d.logContains("going down: the frame stays on screen, held by process 4242 until the power is off"))
+        // Nor does a stop: `quit` is refused and SIGTERM is logged, not obeyed.
+        #expect(d.request(c, #"{"command": "quit"}"#)?["error"]?["code"] == "going_down")
+        d.daemon.handleSignal(SIGTERM)
+        #expect(d.daemon.running)
+        #expect(d.logContains("signal 15: the system is going down; the skeleton stays until the power is off"))
+        d.step(to: 105)
+        #expect(d.screen.pixels.elementsEqual(goingDown), "the screen is not the shutdown layout")
     }
 
     @Test func aRebootSaysItsOwnMessageAndADeactivatedDisplayIsTakenBack() throws {
@@ -118,8 +120,8 @@ import Testing
         let reply = d.request(c, #"{"command": "shutdown", "mode": "halt"}"#)
         #expect(reply?["ok"] == true && reply?["shutdown"] == false)
         #expect(d.request(c, #"{"command": "hide", "transition": {"kind": "none"}}"#)?["ok"] == true)
-        d.shutdown()
-        #expect(d.escrows.count == 0)
+        d.daemon.handleSignal(SIGTERM)
+        #expect(!d.daemon.running)
     }
 
     @Test func theSettingsAndTheRequest() throws {

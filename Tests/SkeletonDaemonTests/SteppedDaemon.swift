@@ -33,10 +33,6 @@ final class MemoryCapturingProvider: DisplayProvider {
 /// system: its settings and layouts are files in memory and its control connections a
 /// `MemoryTransport`; with `.disk` they are files in a temporary directory and a real socket,
 /// for what is about files and sockets themselves (marks, restarts, the frame cache).
-final class Counter: @unchecked Sendable {
-    var count = 0
-}
-
 final class SteppedDaemon {
     enum Storage { case memory, disk }
 
@@ -49,8 +45,6 @@ final class SteppedDaemon {
     let lines = LogLines()
     let events: SteppedEventSource
     let transport: MemoryTransport?
-    /// How many times the daemon asked for a process to keep its frame (going down, then stopped).
-    let escrows = Counter()
 
     /// `sharing`: a daemon that ran before in the same directory, with the same socket path
     /// (it is shut down first), as a restart. `initramfs`: as the daemon started in the initramfs.
@@ -96,12 +90,6 @@ final class SteppedDaemon {
         let lines = self.lines, clock = self.clock
         daemon = Daemon(settingsSource: source, settings: settings, logger: Logger(level: .debug, sink: { lines.add($0) }, clock: { clock.now }),
                         clock: clock, provider: provider, events: events, transport: transport, initramfs: initramfs)
-        // A stop while going down forks a process that keeps the frame: not of the test runner.
-        let escrows = self.escrows
-        daemon.escrow = { () throws(Errno) -> Int32 in
-            escrows.count += 1
-            return 4242
-        }
         try daemon.start()
         daemon.turn()
         step(to: clock.now)

@@ -20,9 +20,6 @@ int sk_peer_credentials(int fd, uint32_t *uid, uint32_t *gid, int32_t *pid);
 int sk_is_unix_listener(int fd);
 /* Sends one datagram to $NOTIFY_SOCKET's address (a path, or "@name" for the abstract namespace). */
 int sk_notify(const char *socket_path, const char *message);
-/* fork(2): the child keeps the parent's descriptors, blocks every signal, leaves the session and
-   waits forever; the parent gets its pid (or -1). */
-pid_t sk_escrow(void);
 
 /* A bound, nonblocking Unix datagram socket (to receive sd_notify messages in tests). */
 int sk_unix_datagram_bind(const char *path);

@@ -157,7 +157,6 @@ struct NewRoot: ParsableCommand {
     func run() throws { try connection.call(.newRoot(path), output: printReplyFields) }
 }
 
-
 struct Shutdown: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show the shutdown layout until the power is off (the package's poweroff, reboot and halt units).",

@@ -88,9 +88,9 @@ public final class Daemon {
 
     /// Listens on the socket, tells systemd we are ready, opens the display and puts the start
     /// layout's first frame on it (from the frame cache when it can, before the layout is
-    /// parsed); then says what it shows in the unit's status. The socket comes first so that anything wrong with it stops the daemon
-    /// before the display is touched (unless the boot record showed a frame already: the
-    /// caller then puts the console back).
+    /// parsed); then says what it shows in the unit's status. The socket comes first so that
+    /// anything wrong with it stops the daemon before the display is touched (unless the boot
+    /// record showed a frame already: the caller then puts the console back).
     public func start() throws(DaemonError) {
         host.mark("daemon created")
         if events == nil {

@@ -38,6 +38,7 @@ struct RequestEncoderTests {
         Request(command: .reload),
         Request(command: .quit),
         Request(id: "switch", command: .newRoot("/root")),
+        Request(command: .shutdown(.reboot)),
     ]
 
     @Test("decode(encode(r)) == r", arguments: requests)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The boot stage of `make test`: installs mmdebstrap, QEMU and e2fsprogs when missing (make-deb.sh
-# installs debhelper and lintian), builds the package (its executables are the static ones the
-# QEMU stage built already), then boots Debian 12 with it under QEMU (Tests/boot/test_debian_boot.py).
+# The boot stage of `make test`: installs mmdebstrap, QEMU, e2fsprogs and OVMF when missing
+# (make-deb.sh installs debhelper and lintian), builds the package (its executables are the static
+# ones the QEMU stage built already), then boots Debian 12 with it under QEMU
+# (Tests/boot/test_debian_boot.py).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 # Not root: nothing to install or build for a test that cannot run (chroot, root-owned files).
@@ -13,6 +14,7 @@ missing=()
 command -v mmdebstrap >/dev/null || missing+=(mmdebstrap)
 command -v qemu-system-x86_64 >/dev/null || missing+=(qemu-system-x86)
 command -v mke2fs >/dev/null || missing+=(e2fsprogs)
+[ -e /usr/share/ovmf/OVMF.fd ] || missing+=(ovmf)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "installing ${missing[*]}"
     apt-get update -qq

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A real boot: Debian 12 with systemd as PID 1 and skeletond's package, under QEMU.
 
-    python3 Tests/boot/test_debian_boot.py [--case initramfs|layout-change|disabled|real-root|no-executable|dracut|dracut-disabled|no-module|chroot-image|chroot-image-virtio]... [--deb PATH]
+    python3 Tests/boot/test_debian_boot.py [--case initramfs|layout-change|disabled|real-root|no-executable|dracut|dracut-disabled|no-module|chroot-image|chroot-image-virtio|chroot-image-uefi]... [--deb PATH]
 
 The root file system is built by mmdebstrap from Debian's packages (cached as
 build/boot/debian12-base-HASH.tar), the package of `make deb` is installed into it with dpkg, a
@@ -31,8 +31,11 @@ initramfs; checked as `initramfs`. Case `chroot-image`: built as kiosk images ar
 that sees no card, with initramfs-tools' default `MODULES=most` and the package's
 /etc/skeletond/initramfs untouched (no SKELETOND_MODULES): the hook's DRM drivers must bring the
 skeleton up from the initramfs; checked as `initramfs`, then booted again on virtio-gpu
-(`chroot-image-virtio`, the same initramfs). It prints the initramfs's size with and without
-skeletond and what the drivers weigh in it. Every case checks that systemd waited less than
+(`chroot-image-virtio`, the same initramfs); with `--case chroot-image-uefi` (not in `make
+test`, for its time) also under UEFI (Debian's OVMF). It prints the initramfs's size with and
+without skeletond and what the drivers weigh in it; the BIOS and UEFI boots take screenshots as
+fast as QMP gives them from the machine's start to the real root and print what the screen
+showed, for how long, and how long it was black right before the skeleton. Every case checks that systemd waited less than
 START_JOB_LIMIT for skeletond.service to be ready, and prints that time. Case `no-module` (only with `--case no-module`, not in
 `make test`, for its time): the hook's initramfs without the card's DRM
 driver: the initramfs daemon waits past `waitSeconds` (no memory fallback) and draws once the
@@ -121,7 +124,9 @@ OFF_MESSAGE = "skipped because of an unmet condition check (ConditionKernelComma
 HOST_TOOL = REPO / ".build" / "debug" / "skeletond"
 # An image built the way kiosk images are (MODULES=most, no SKELETOND_MODULES, no card seen at
 # build time), booted on bochs and then on virtio-gpu: the skeleton must come from its initramfs.
-CHROOT_IMAGE = ("chroot-image", "chroot-image-virtio")
+CHROOT_IMAGE = ("chroot-image", "chroot-image-virtio", "chroot-image-uefi")
+# Debian's OVMF (the `ovmf` package; Tests/boot/run.sh installs it).
+OVMF = Path("/usr/share/ovmf/OVMF.fd")
 VIRTIO = f"virtio-vga,xres={SIZE[0]},yres={SIZE[1]}"
 # How long systemd may wait for skeletond.service to say READY=1, under TCG with one vCPU: the
 # daemon is ready once its socket listens, before any driver or frame (the order is pinned by
@@ -314,9 +319,13 @@ def initramfs_sizes(root: Path, version: str, chroot) -> str:
 
 
 def boot(root: Path, kernel: Path, initrd: Path, work: Path, timeout: float = 300, append: str = "",
-         disk: Path | None = None, device: str = f"VGA,xres={SIZE[0]},yres={SIZE[1]}") -> dict:
+         disk: Path | None = None, device: str = f"VGA,xres={SIZE[0]},yres={SIZE[1]}", firmware: Path | None = None,
+         watch_up: bool = False) -> dict:
     """Boots the root (imaged afresh as work/disk.img), or `disk` as a previous boot left it;
-    `append` goes on the kernel command line, `device` is the display."""
+    `append` goes on the kernel command line, `device` is the display, `firmware` a UEFI
+    firmware image (else SeaBIOS). Screenshots as fast as QMP gives them are taken from
+    `systemctl poweroff|reboot` to the end (`down`) and, with `watch_up`, from the start until
+    the real root's probe (`up`)."""
     if disk is None:
         disk = work / "disk.img"
         disk.unlink(missing_ok=True)
@@ -329,9 +338,9 @@ def boot(root: Path, kernel: Path, initrd: Path, work: Path, timeout: float = 30
                "-append", ("root=/dev/vda rw console=ttyS0 quiet vt.global_cursor_default=0 systemd.show_status=0 " + append).strip(),
                "-drive", f"file={disk},if=virtio,format=raw", "-device", device,
                "-display", "none", "-chardev", f"socket,id=con,path={con_path}", "-serial", "chardev:con",
-               "-qmp", f"unix:{qmp_path}"]
+               "-qmp", f"unix:{qmp_path}"] + (["-bios", str(firmware)] if firmware else [])
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=open(work / "qemu.stderr", "w"))
-    result: dict = {"shots": {}, "markers": [], "log": "", "timed_out": False, "down": [], "down_frames": {}}
+    result: dict = {"shots": {}, "markers": [], "log": "", "timed_out": False, "down": [], "down_frames": {}, "up": [], "up_frames": {}}
     log = bytearray()
     try:
         con = qemu_harness._accept(con_server, proc, "the serial console", 30)
@@ -341,6 +350,9 @@ def boot(root: Path, kernel: Path, initrd: Path, work: Path, timeout: float = 30
         pending = b""
         powered_off_at = None
         going_down_at = None
+        coming_up = watch_up
+        if watch_up:
+            con.settimeout(0.01)
         while True:
             if time.monotonic() - started > timeout:
                 result["timed_out"] = True
@@ -351,21 +363,9 @@ def boot(root: Path, kernel: Path, initrd: Path, work: Path, timeout: float = 30
                 result["shots"]["poweroff"] = shot
                 break
             if going_down_at is not None and powered_off_at is None:
-                # From `systemctl poweroff|reboot` to the end: a screenshot at every turn, as
-                # fast as QMP gives them (PPM: no encoding), kept once per distinct picture.
-                shot = work / f"down-{len(result['down']):04d}.ppm"
-                try:
-                    qmp.execute("screendump", {"filename": str(shot)})
-                    pixels = read_ppm(shot).data
-                except (OSError, ValueError, qemu_harness.HarnessError):
-                    pixels = None
-                if pixels is not None:
-                    digest = hashlib.sha1(pixels).hexdigest()
-                    if digest in result["down_frames"]:
-                        shot.unlink()
-                    else:
-                        result["down_frames"][digest] = shot
-                    result["down"].append((time.monotonic() - going_down_at, digest))
+                series_shot(qmp, work, result, "down", time.monotonic() - going_down_at)
+            elif coming_up:
+                series_shot(qmp, work, result, "up", time.monotonic() - started)
             try:
                 chunk = con.recv(65536)
                 if not chunk:
@@ -381,6 +381,9 @@ def boot(root: Path, kernel: Path, initrd: Path, work: Path, timeout: float = 30
                 if "@@" in line:
                     line = line[line.index("@@"):]
                     result["markers"].append((time.monotonic() - started, line))
+                    if line.startswith("@@REALROOT"):
+                        coming_up = False
+                        con.settimeout(0.2)
                     if line in ("@@POWEROFF", "@@REBOOT"):
                         going_down_at = time.monotonic()
                         con.settimeout(0.01)
@@ -401,6 +404,60 @@ def boot(root: Path, kernel: Path, initrd: Path, work: Path, timeout: float = 30
     result["log"] = log.decode(errors="replace")
     (work / "serial.txt").write_text(result["log"])
     return result
+
+
+def series_shot(qmp, work: Path, result: dict, series: str, at: float) -> None:
+    """One screenshot of a series (PPM: no encoding), kept once per distinct picture."""
+    shot = work / f"{series}-{len(result[series]):04d}.ppm"
+    try:
+        qmp.execute("screendump", {"filename": str(shot)})
+        pixels = read_ppm(shot).data
+    except (OSError, ValueError, qemu_harness.HarnessError):
+        return
+    digest = hashlib.sha1(pixels).hexdigest()
+    if digest in result[f"{series}_frames"]:
+        shot.unlink()
+    else:
+        result[f"{series}_frames"][digest] = shot
+    result[series].append((at, digest))
+
+
+def check_coming_up(c: Checker, label: str, result: dict, skeleton: png.Image, work: Path) -> None:
+    """From the machine's start to the real root: what the screen showed before the skeleton, and
+    for how long. The firmware's screen, then (under UEFI) its logo kept by efifb, black or the
+    console while the DRM driver replaces the firmware's framebuffer, then the skeleton. Printed
+    as a figure: the black and console time between the last picture before the skeleton and
+    the skeleton."""
+    up = result["up"]
+    kinds: dict[str, str] = {}
+    for digest, path in result["up_frames"].items():
+        image = read_ppm(path)
+        if (image.width, image.height) == (skeleton.width, skeleton.height) and png.compare(image, skeleton).ok:
+            kinds[digest] = "skeleton"
+        elif not image.data.strip(b"\0"):
+            kinds[digest] = "black"
+        else:
+            kinds[digest] = f"picture {image.width}x{image.height}"
+            png.write(path.with_suffix(".png"), image)
+    first = next((i for i, (_, d) in enumerate(up) if kinds[d] == "skeleton"), None)
+    runs: list[list] = []
+    for t, d in up[:first]:
+        if runs and runs[-1][0] == kinds[d]:
+            runs[-1][2] = t
+        else:
+            runs.append([kinds[d], t, t])
+    timeline = ", ".join(f"{k} {a:.1f}-{b:.1f} s" for k, a, b in runs)
+    if first is None:
+        print(f"  figure: {label}: coming up, no skeleton frame before the real root; {timeline}")
+        return
+    black = 0.0
+    for k, a, b in reversed(runs):
+        if k != "black":
+            break
+        black = up[first][0] - a
+    print(f"  figure: {label}: coming up, {len(up)} screenshots: {timeline}, the skeleton from {up[first][0]:.1f} s; "
+          f"black right before it: {black:.2f} s")
+    result["black_before_skeleton"] = black
 
 
 def read_ppm(path: Path) -> png.Image:
@@ -546,7 +603,12 @@ def check_case(c: Checker, case: str, result: dict, expected: png.Image, work: P
     else:
         ok, detail = is_console(png.read(result["shots"]["hidden"]), expected)
         c.check(f"{label}: hidden: the text console is back (no skeleton, black background)", ok, detail)
-    check_going_down(c, label, result, expected, "reboot" if marker(result, "REBOOT") is not None else "poweroff", work)
+    # next-boot purges the package and puts it back with `make install` before its power-off: no
+    # daemon is left to be told (the purge stopped it), so its way down is not the shutdown layout's.
+    if case != "next-boot":
+        check_going_down(c, label, result, expected, "reboot" if marker(result, "REBOOT") is not None else "poweroff", work)
+    if result["up"]:
+        check_coming_up(c, label, result, expected, work)
     holders = (marker(result, "CARD_HOLDERS") or "").split()
     c.check(f"{label}: one process holds the DRM card in the real root", len(holders) == 1, f"holders {holders}")
     cmdlines = [m for _, m in result["markers"] if m.startswith("@@CMDLINE")]
@@ -774,14 +836,15 @@ def main() -> int:
                                                             "no-module", "dracut", "dracut-disabled", *CHROOT_IMAGE])
     parser.add_argument("--deb", type=Path, help="install this package instead of building one with `make deb`")
     args = parser.parse_args()
+    # chroot-image-uefi (OVMF) only when asked for: `make test` stays under its 30 minutes.
     cases = args.case or ["initramfs", "layout-change", "disabled", "real-root", "no-executable", "dracut", "dracut-disabled",
-                          *CHROOT_IMAGE]
+                          *CHROOT_IMAGE[:2]]
     # The follow-ups boot the root their case prepared (and the disk it left): that case runs too.
     if any(case in cases for case in FOLLOW_UPS) and "initramfs" not in cases:
         cases.insert(0, "initramfs")
     if "dracut-disabled" in cases and "dracut" not in cases:
         cases.append("dracut")
-    if "chroot-image-virtio" in cases and "chroot-image" not in cases:
+    if any(case in cases for case in CHROOT_IMAGE[1:]) and "chroot-image" not in cases:
         cases.append("chroot-image")
     if os.geteuid() != 0:
         print(f"SKIPPED: {NEEDS_ROOT}")
@@ -801,7 +864,7 @@ def main() -> int:
     changed = png.read(work_root / "expected-changed.png")
     first_frames: dict[str, float | None] = {}
     for case in cases:
-        if case in FOLLOW_UPS or case in ("dracut-disabled", "chroot-image-virtio"):
+        if case in FOLLOW_UPS or case in ("dracut-disabled",) + CHROOT_IMAGE[1:]:
             continue
         work = work_root / case
         work.mkdir(parents=True, exist_ok=True)
@@ -822,7 +885,8 @@ def main() -> int:
         step = "e2e.step=layout-change" if case == "initramfs" and "layout-change" in cases else ""
         if case == "real-root":
             step = "e2e.step=reboot"
-        result = boot(root, kernel, initrd, work, timeout=1200 if step else 300, append=step)
+        result = boot(root, kernel, initrd, work, timeout=1200 if step == "e2e.step=layout-change" else 300, append=step,
+                      watch_up=case == "chroot-image")
         print(f"  {case}: root prepared in {prepared - began:.0f} s ({initrd.stat().st_size >> 20} MB initramfs), booted to the power-off in {time.monotonic() - prepared:.0f} s")
         first_frames[case] = check_case(c, case, result, expected, work)
         if case == "initramfs":
@@ -843,6 +907,16 @@ def main() -> int:
             result = boot(root, kernel, initrd, other, device=VIRTIO)
             print(f"  chroot-image-virtio: booted to the power-off in {time.monotonic() - began:.0f} s")
             first_frames["chroot-image-virtio"] = check_case(c, "chroot-image-virtio", result, expected, other)
+        if case == "chroot-image" and "chroot-image-uefi" in cases:
+            print("== chroot-image-uefi: the same image on bochs under UEFI (Debian's OVMF)")
+            began = time.monotonic()
+            other = work_root / "chroot-image-uefi"
+            other.mkdir(parents=True, exist_ok=True)
+            firmware = other / "OVMF.fd"
+            shutil.copy(OVMF, firmware)
+            result = boot(root, kernel, initrd, other, firmware=firmware, watch_up=True)
+            print(f"  chroot-image-uefi: booted to the power-off in {time.monotonic() - began:.0f} s")
+            first_frames["chroot-image-uefi"] = check_case(c, "chroot-image-uefi", result, expected, other)
         shutil.rmtree(root, ignore_errors=True)
     for case, t in first_frames.items():
         if case == "no-executable":

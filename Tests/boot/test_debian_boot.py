@@ -127,6 +127,8 @@ HOST_TOOL = REPO / ".build" / "debug" / "skeletond"
 CHROOT_IMAGE = ("chroot-image", "chroot-image-virtio", "chroot-image-uefi")
 # Debian's OVMF (the `ovmf` package; Tests/boot/run.sh installs it).
 OVMF = Path("/usr/share/ovmf/OVMF.fd")
+# Kernel parameters for every boot (`--append`), to see what a setting changes (fbcon=vc:2-6).
+EXTRA_KERNEL_ARGS = ""
 VIRTIO = f"virtio-vga,xres={SIZE[0]},yres={SIZE[1]}"
 # How long systemd may wait for skeletond.service to say READY=1, under TCG with one vCPU: the
 # daemon is ready once its socket listens, before any driver or frame (the order is pinned by
@@ -335,7 +337,8 @@ def boot(root: Path, kernel: Path, initrd: Path, work: Path, timeout: float = 30
     con_server, qmp_server = qemu_harness._listen(con_path), qemu_harness._listen(qmp_path)
     command = ["qemu-system-x86_64", "-accel", "tcg", "-m", "1024", "-smp", "1", "-no-reboot", "-no-shutdown",
                "-kernel", str(kernel), "-initrd", str(initrd),
-               "-append", ("root=/dev/vda rw console=ttyS0 quiet vt.global_cursor_default=0 systemd.show_status=0 " + append).strip(),
+               "-append", " ".join(["root=/dev/vda rw console=ttyS0 quiet vt.global_cursor_default=0 systemd.show_status=0",
+                                    EXTRA_KERNEL_ARGS, append]).strip(),
                "-drive", f"file={disk},if=virtio,format=raw", "-device", device,
                "-display", "none", "-chardev", f"socket,id=con,path={con_path}", "-serial", "chardev:con",
                "-qmp", f"unix:{qmp_path}"] + (["-bios", str(firmware)] if firmware else [])
@@ -835,7 +838,10 @@ def main() -> int:
     parser.add_argument("--case", action="append", choices=["initramfs", "layout-change", "disabled", "real-root", "no-executable",
                                                             "no-module", "dracut", "dracut-disabled", *CHROOT_IMAGE])
     parser.add_argument("--deb", type=Path, help="install this package instead of building one with `make deb`")
+    parser.add_argument("--append", default="", help="kernel parameters for every boot (for example fbcon=vc:2-6)")
     args = parser.parse_args()
+    global EXTRA_KERNEL_ARGS
+    EXTRA_KERNEL_ARGS = args.append
     # chroot-image-uefi (OVMF) only when asked for: `make test` stays under its 30 minutes.
     cases = args.case or ["initramfs", "layout-change", "disabled", "real-root", "no-executable", "dracut", "dracut-disabled",
                           *CHROOT_IMAGE[:2]]

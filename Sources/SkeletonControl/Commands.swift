@@ -83,7 +83,8 @@ struct Status: ParsableCommand {
                 printError("skeletonctl: the daemon's status reply is not one this skeletonctl reads (\(error))")
                 throw ExitCode(2)
             }
-            var lines = ["state: \(status.state.rawValue)\(status.deactivated ? " (deactivated)" : "")"]
+            var lines = ["state: \(status.state.rawValue)\(status.deactivated ? " (deactivated)" : "")"
+                         + (status.goingDown.map { " (going down: \($0.rawValue))" } ?? "")]
             if let layout = status.layout { lines.append("layout: \(layout)") }
             if let p = status.presentation {
                 let style = p["style"]?.stringValue ?? "?"

@@ -10,6 +10,7 @@ extension Daemon {
         status.state = session.state
         status.retained = session.retained
         status.deactivated = host.deactivated
+        status.goingDown = goingDown?.mode
         status.initramfs = initramfs
         status.framesDrawn = pacer.framesDrawn
         status.framesLate = pacer.framesLate

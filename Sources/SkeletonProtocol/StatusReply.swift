@@ -9,6 +9,8 @@ public struct StatusReply: Sendable, Equatable {
     public var deactivated = false
     /// Started in the initramfs.
     public var initramfs = false
+    /// After `shutdown`: how the system is going down; the skeleton stays until the power is off.
+    public var goingDown: ShutdownMode?
     public var framesDrawn = 0
     public var framesLate = 0
     /// Frames per second over the last second, to a tenth.
@@ -38,6 +40,7 @@ public struct StatusReply: Sendable, Equatable {
             "outputs": .array(outputs.map(\.json)),
         ]
         if initramfs { f["initramfs"] = true }
+        if let goingDown { f["goingDown"] = .string(goingDown.rawValue) }
         if let layout { f["layout"] = .string(layout) }
         if let presentation { f["presentation"] = presentation }
         if let appearance { f["appearance"] = appearance }
@@ -55,6 +58,10 @@ public struct StatusReply: Sendable, Equatable {
         retained = try reader.bool("retained")
         deactivated = try reader.bool("deactivated")
         initramfs = try reader.optionalBool("initramfs") ?? false
+        if let mode = try reader.optionalString("goingDown") {
+            guard let known = ShutdownMode(rawValue: mode) else { throw StatusDecodingError("goingDown: not a shutdown mode: \"\(mode)\"") }
+            goingDown = known
+        }
         framesDrawn = try reader.integer("framesDrawn")
         framesLate = try reader.integer("framesLate")
         frameRate = try reader.number("frameRate")

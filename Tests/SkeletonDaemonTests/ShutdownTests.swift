@@ -47,6 +47,8 @@ import Testing
         let goingDown = try expected(d, "bye", message: "Powering off")
         #expect(d.screen.pixels.elementsEqual(goingDown), "the screen is not the shutdown layout")
         #expect(d.logContains("going down (poweroff): showing bye, \"Powering off\", until the power is off"))
+        let status = try StatusReply(json: try #require(d.request(c, #"{"command": "status"}"#)))
+        #expect(status.goingDown == .poweroff && status.state == .showing && status.layout == "bye")
         // Nothing takes it off the screen now.
         let hide = d.request(c, #"{"command": "hide"}"#)
         #expect(hide?["error"]?["code"] == "going_down")

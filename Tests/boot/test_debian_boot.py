@@ -425,6 +425,20 @@ def series_shot(qmp, work: Path, result: dict, series: str, at: float) -> None:
     result[series].append((at, digest))
 
 
+def frame_kinds(frames: dict[str, Path], known: dict[str, png.Image]) -> dict[str, str]:
+    """What each distinct screenshot of a series is: the name of the known picture it equals,
+    "black", or "picture WxH" (kept as PNG beside it for a look)."""
+    kinds: dict[str, str] = {}
+    for digest, path in frames.items():
+        image = read_ppm(path)
+        kinds[digest] = next((name for name, picture in known.items()
+                              if (image.width, image.height) == (picture.width, picture.height) and png.compare(image, picture).ok), "")
+        if not kinds[digest]:
+            kinds[digest] = "black" if not image.data.strip(b"\0") else f"picture {image.width}x{image.height}"
+            png.write(path.with_suffix(".png"), image)
+    return kinds
+
+
 def check_coming_up(c: Checker, label: str, result: dict, skeleton: png.Image, work: Path) -> None:
     """From the machine's start to the real root: what the screen showed before the skeleton, and
     for how long. The firmware's screen, then (under UEFI) its logo kept by efifb, black or the
@@ -432,16 +446,7 @@ def check_coming_up(c: Checker, label: str, result: dict, skeleton: png.Image, w
     as a figure: the black and console time between the last picture before the skeleton and
     the skeleton."""
     up = result["up"]
-    kinds: dict[str, str] = {}
-    for digest, path in result["up_frames"].items():
-        image = read_ppm(path)
-        if (image.width, image.height) == (skeleton.width, skeleton.height) and png.compare(image, skeleton).ok:
-            kinds[digest] = "skeleton"
-        elif not image.data.strip(b"\0"):
-            kinds[digest] = "black"
-        else:
-            kinds[digest] = f"picture {image.width}x{image.height}"
-            png.write(path.with_suffix(".png"), image)
+    kinds = frame_kinds(result["up_frames"], {"skeleton": skeleton})
     first = next((i for i, (_, d) in enumerate(up) if kinds[d] == "skeleton"), None)
     runs: list[list] = []
     for t, d in up[:first]:
@@ -491,18 +496,7 @@ def check_going_down(c: Checker, label: str, result: dict, skeleton: png.Image, 
     message = {"poweroff": "Powering off", "reboot": "Restarting"}[mode]
     bye = png.read(shutdown_render(message))
     down = result["down"]
-    kinds: dict[str, str] = {}
-    for digest, path in result["down_frames"].items():
-        image = read_ppm(path)
-        if png.compare(image, bye).ok:
-            kinds[digest] = "shutdown"
-        elif png.compare(image, skeleton).ok:
-            kinds[digest] = "skeleton"
-        else:
-            kinds[digest] = "black" if not image.data.strip(b"\0") else "other"
-            if (image.width, image.height) != (skeleton.width, skeleton.height):
-                kinds[digest] = f"{image.width}x{image.height}"
-            png.write(path.with_suffix(".png"), image)
+    kinds = frame_kinds(result["down_frames"], {"shutdown": bye, "skeleton": skeleton})
     good = [i for i, (_, d) in enumerate(down) if kinds[d] in ("skeleton", "shutdown")]
     last_good = good[-1] if good else -1
     before = [(round(t, 2), result["down_frames"][d].with_suffix(".png").name) for t, d in down[:last_good] if kinds[d] not in ("skeleton", "shutdown")]

@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "SkeletonCLI", dependencies: [
             "SkeletonLayout", "SkeletonProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .target(name: "SkeletonContent", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonPicture", "SkeletonText"]),
+        .target(name: "SkeletonContent", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonPicture", "SkeletonText", "SkeletonSystem"]),
         .target(name: "SkeletonSettings", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonProtocol", "SkeletonSystem", "SkeletonBoot"]),
         .target(name: "SkeletonDaemon",
                 dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "SkeletonProtocol", "SkeletonSystem", "SkeletonBoot",

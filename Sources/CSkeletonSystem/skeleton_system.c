@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/inotify.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -149,6 +151,14 @@ int sk_read_signal(int fd) {
     if (n < 0) return errno == EAGAIN ? 0 : -1;
     if (n != sizeof(info)) return 0;
     return (int)info.ssi_signo;
+}
+
+int sk_eventfd(int blocking) {
+    return eventfd(0, EFD_CLOEXEC | (blocking ? 0 : EFD_NONBLOCK));
+}
+
+int sk_set_thread_niceness(int niceness) {
+    return setpriority(PRIO_PROCESS, (id_t)gettid(), niceness);
 }
 
 int sk_timerfd(void) {

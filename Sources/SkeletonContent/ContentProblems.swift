@@ -8,7 +8,7 @@ extension ContentSprites {
         var resolver = LayoutResolver(layout: layout)
         let resolved = resolver.resolve()
         return resolved.items.compactMap { item in
-            guard case .sprite(let sprite) = item, case .failure(let error) = self.sprite(for: sprite, outputSize: resolved.outputSize)
+            guard case .sprite(let sprite) = item, case .failure(let error) = made(for: sprite, outputSize: resolved.outputSize)
             else { return nil }
             return error
         }

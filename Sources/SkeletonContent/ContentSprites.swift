@@ -29,7 +29,10 @@ public final class ContentSprites: SpriteSource {
         self.report = report
     }
 
-    public func sprite(for item: SpriteItem, outputSize: Size) -> Result<Sprite, SpriteError> {
+    public func sprite(for item: SpriteItem, outputSize: Size) -> Result<Sprite, SpriteError>? { made(for: item, outputSize: outputSize) }
+
+    /// The pixels for `item`, made now if they were not made before.
+    public func made(for item: SpriteItem, outputSize: Size) -> Result<Sprite, SpriteError> {
         let box = Self.box(item.rect)
         let key = Key(content: item.content, box: box, outputSize: outputSize)
         if let known = made[key] { return known }

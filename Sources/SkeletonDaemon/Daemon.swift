@@ -42,6 +42,10 @@ public final class Daemon {
     /// Set by `shutdown`: the system is going down and the shutdown layout stays until the power
     /// is off (`Daemon+Shutdown.swift`).
     var goingDown: GoingDown?
+    /// Where pictures, texts and snapshots are made, off the loop.
+    let work: any OffLoopWork
+    /// The outputs' pictures and texts, made by `work`.
+    let sprites: BackgroundSprites
 
     /// A reply owed once the session reaches a state (`show --wait`, `hide --wait`).
     struct Waiter {
@@ -57,10 +61,12 @@ public final class Daemon {
     /// pass a `SteppedEventSource` and step a `ManualClock`. `start`: the start's frames (the
     /// boot record and the frame cache), shared with a DRM provider. `initramfs`: started in the
     /// initramfs (nil: as `SKELETOND_INITRAMFS` says). `transport`: the control connections'
-    /// (nil: the socket of the settings).
+    /// (nil: the socket of the settings). `work`: where pictures, texts and snapshots are made
+    /// (nil: a worker thread; tests pass a `SteppedWork`).
     public init(settingsSource: SettingsSource, settings: Settings, logger: Logger, clock: any MonotonicClock = SystemClock(),
                 provider: any DisplayProvider = MemoryDisplayProvider(), start: StartFrames = StartFrames(),
-                events: (any EventSource)? = nil, transport: (any ControlTransport)? = nil, initramfs: Bool? = nil) {
+                events: (any EventSource)? = nil, transport: (any ControlTransport)? = nil, initramfs: Bool? = nil,
+                work: (any OffLoopWork)? = nil) {
         self.transport = transport
         self.initramfs = initramfs ?? InitramfsStart.requested
         self.settingsSource = settingsSource
@@ -75,13 +81,23 @@ public final class Daemon {
         self.host = DisplayHost(settings: settings, logger: logger, clock: clock, provider: provider, start: start) { step in
             logger.debug("start-up: \(step) at +\(JSONValue.formatNumber(((clock.now - startTime) * 10000).rounded() / 10)) ms")
         }
+        if let work {
+            self.work = work
+        } else {
+            do { self.work = try WorkerThreads() } catch {
+                logger.warning("cannot start a worker thread (\(error)): pictures, texts and snapshots are made on the loop")
+                self.work = SteppedWork()
+            }
+        }
+        // Pictures and texts for every output, off the loop; what cannot be made is said once.
+        // The frame cache's frames are whole from the start: made on the loop, once per boot.
+        sprites = BackgroundSprites(work: self.work, report: { logger.error("layout: \($0)") })
         self.debugTree = SystemCalls.environment("SKELETON_DEBUG") != nil
         host.onAttach = { [unowned self] in needsDraw = true }
         host.keepsWaitingForCard = self.initramfs
-        // Pictures and texts for every output and the frame cache; what cannot be made is said once.
-        let sprites = ContentSprites(report: { logger.error("layout: \($0)") })
         host.sprites = sprites
-        start.sprites = sprites
+        host.work = self.work
+        start.sprites = ContentSprites()
     }
 
     // MARK: Start and stop
@@ -137,6 +153,9 @@ public final class Daemon {
         // connect from here on are served after the first frame all the same.
         SystemdNotifier().notify(["READY": "1", "STATUS": "starting: opening the display and drawing the first frame"], logger: logger)
         screen.outputLayouts.applySettings(settingsOutputLayouts(), now: clock.now)
+        // The first frame waits longer for its pictures and texts: nothing else waits yet.
+        sprites.grace = Self.firstFrameGrace
+        defer { sprites.grace = Self.frameGrace }
         host.open()
         host.mark("display open")
         if let start = startLayoutToShow() {
@@ -173,6 +192,13 @@ public final class Daemon {
             return start
         }
     }
+
+    /// Real seconds a turn's frames wait for pictures and texts being made: what takes longer
+    /// shows as a skeleton until it is ready, so that no turn outlasts a frame.
+    static let frameGrace = 0.01
+    /// The same for the first frame, which nothing else waits on yet (a boot under emulation
+    /// shapes a label in tens of milliseconds).
+    static let firstFrameGrace = 0.5
 
     /// Seconds since this process started (10 ms resolution), from /proc.
     public static func processAgeSeconds() -> Double? { SystemCalls.processAgeSeconds() }
@@ -221,6 +247,7 @@ public final class Daemon {
         psplash?.close()
         if initramfs { InitramfsStart.removeMarker(socketPath: settings.socketPath) }
         host.shutdown(retained: session.retained)
+        (work as? WorkerThreads)?.close()
         logger.countUnsaidRepeats()
         logger.info("stopped")
         logger.releaseHeldLines()
@@ -232,6 +259,8 @@ public final class Daemon {
     /// then the loop waits for the next event or deadline and handles what arrived.
     public func turn() {
         let now = clock.now
+        sprites.newTurn()
+        collectWork(now: now)
         for event in session.advance(to: now) { handle(event) }
         if screen.outputLayouts.advance(to: now) { needsDraw = true }
         resolveWaiters()
@@ -248,6 +277,8 @@ public final class Daemon {
         for readiness in ready {
             switch readiness {
             case .signal(let signal): handleSignal(signal)
+            case .descriptor(let fd, _) where work.watches.contains(where: { $0.descriptor == fd }):
+                work.runFinished()
             case .descriptor(let fd, let what):
                 if server?.handle(fd, what) != true && plymouth?.handle(fd, what) != true && psplash?.handle(fd) != true {
                     _ = host.handle(fd)
@@ -259,7 +290,20 @@ public final class Daemon {
         psplash?.runQueuedCommands()
     }
 
-    private var watches: [Watch] { (server?.watches ?? []) + (plymouth?.watches ?? []) + (psplash?.watches ?? []) + host.watches }
+    /// What the work off the loop finished (or gave up) is applied: pictures and texts that
+    /// arrived are drawn in the next frame.
+    private func collectWork(now: Double) {
+        work.runFinished()
+        _ = work.expire(now: now)
+        if sprites.takeArrivals() {
+            host.spritesArrived()
+            needsDraw = true
+        }
+    }
+
+    private var watches: [Watch] {
+        (server?.watches ?? []) + (plymouth?.watches ?? []) + (psplash?.watches ?? []) + host.watches + work.watches
+    }
 
     /// Frames change over time: the session moves, or a monitor just plugged in dissolves in.
     private func framesMove(at now: Double) -> Bool {
@@ -269,6 +313,8 @@ public final class Daemon {
     private func nextDeadline(now: Double) -> Double? {
         // Lines, requests and commands waiting for their turn run at once.
         if server?.hasRunnableLines == true || plymouth?.hasQueuedRequests == true || psplash?.hasQueuedCommands == true { return now }
+        // What the work off the loop delivered (or gave up) is applied at once.
+        if work.hasFinished || sprites.hasArrivals { return now }
         var deadline = pacer.nextFrame
         // A frame held back by a pending flip is drawn when the flip event wakes the loop; an
         // output that was handed over or lost is not polled on a timer.
@@ -277,6 +323,7 @@ public final class Daemon {
         if needsDraw, presentable, let last = pacer.lastDraw { deadline = min(deadline ?? .infinity, last + pacer.interval) }
         if let due = session.pendingDue { deadline = min(deadline ?? due, due) }
         if let wake = host.tick(now: now) { deadline = min(deadline ?? wake, wake) }
+        if let overdue = work.expire(now: now) { deadline = min(deadline ?? overdue, overdue) }
         // Start-up's routine lines wait for the first frame, but never for the loop to sleep.
         logger.releaseHeldLines()
         return deadline

@@ -23,6 +23,8 @@ final class DisplayHost {
     private(set) var compositors: [OutputCompositor] = []
     /// Makes pictures and texts for every output's compositor.
     var sprites: SpriteSource?
+    /// Where a memory display writes its snapshots, off the loop.
+    var work: (any OffLoopWork)?
     /// True after the display was handed back (hide); the next appearance takes it again.
     private(set) var released = false
     /// After `deactivate`: the display stays let go, whatever shows or updates, until `reactivate`.
@@ -110,6 +112,7 @@ final class DisplayHost {
 
     private func attach(_ d: any Display) {
         display = d
+        (d as? MemoryDisplay)?.work = work
         compositors = d.outputs.map { OutputCompositor(output: $0, sprites: sprites) }
         listenForHotplug(on: d)
         waitDeadline = nil
@@ -119,6 +122,11 @@ final class DisplayHost {
         for o in d.outputs { logger.info("output \(o.name): \(o.size) (\(d.backendName))") }
         start.displayAttached(outputs: d.outputs)
         onAttach()
+    }
+
+    /// Pictures or texts being made arrived: the frames that showed them as skeletons are drawn again.
+    func spritesArrived() {
+        for c in compositors { c.dropRenderersAwaitingSprites() }
     }
 
     /// Descriptors to watch: the display's events, and the provider's watch (for a display to

@@ -64,6 +64,13 @@ public final class OutputCompositor {
         return r
     }
 
+    /// Renderers that showed pictures or texts as skeletons while they were made are made again
+    /// (their sprites have arrived).
+    public func dropRenderersAwaitingSprites() {
+        for (look, r) in renderers where r.awaitsSprites { renderers[look] = nil }
+        if latest?.awaitsSprites == true { latest = nil }
+    }
+
     /// Draws `frame` (nil: what lies beneath) and returns the damaged rectangles.
     @discardableResult
     public func draw(_ frame: SessionFrame?) -> [PixelRect] { draw(frame, mirror: nil).damage }

@@ -11,7 +11,8 @@ import SkeletonRender
 
 /// An output in RAM, for machines without a display and for tests. With a snapshot path it
 /// writes the picture as a PNG when it changed, at most every `snapshotInterval` seconds,
-/// atomically (a temporary file renamed over the old one).
+/// atomically (a temporary file renamed over the old one); with `work`, the PNG is encoded and
+/// written off the loop from a copy, one at a time.
 public final class MemoryDisplay: Display, DisplayOutput {
     public let name = "memory"
     public let backendName = "memory"
@@ -24,6 +25,11 @@ public final class MemoryDisplay: Display, DisplayOutput {
     public private(set) var lastSnapshotError: String?
     private var dirty = false
     private var lastSnapshot: Double?
+    /// Where snapshots are encoded and written; nil: at once, by the caller.
+    public var work: (any OffLoopWork)?
+    private var snapshotInFlight = false
+    /// Seconds a snapshot may take off the loop before it is given up.
+    static let snapshotDeadline = 10.0
 
     public init(size: Size, snapshotPath: String? = nil, snapshotInterval: Double = 0.25) {
         self.size = size
@@ -50,26 +56,61 @@ public final class MemoryDisplay: Display, DisplayOutput {
     public func tick(now: Double) -> Double? {
         guard dirty, snapshotPath != nil else { return nil }
         if let last = lastSnapshot, now - last < snapshotInterval { return last + snapshotInterval }
+        // One at a time: the next is taken once the one being written is done.
+        if snapshotInFlight { return now + snapshotInterval }
         writeSnapshot()
         lastSnapshot = now
         return nil
     }
 
-    /// Writes the snapshot now if the picture changed since the last one.
+    /// Writes the snapshot now if the picture changed since the last one (after the one being
+    /// written off the loop, so that the last picture is the one left).
     public func flush() {
-        if dirty { writeSnapshot() }
+        if snapshotInFlight { work?.waitBriefly(seconds: Self.snapshotDeadline) }
+        guard dirty else { return }
+        dirty = false
+        written(Self.write(buffer, to: snapshotPath))
     }
 
     private func writeSnapshot() {
         guard let path = snapshotPath else { return }
         dirty = false
-        do {
-            try ImageFile.write(buffer.canvas, to: path, format: .png)
-            snapshotsWritten += 1
-            lastSnapshotError = nil
-        } catch {
-            lastSnapshotError = "cannot write the snapshot \(path): \(error)"
+        guard let work else {
+            written(Self.write(buffer, to: snapshotPath))
+            return
         }
+        let copy = Handover(display: self, picture: PixelBuffer(size: size))
+        copy.picture.canvas.copy(copy.picture.canvas.bounds, from: buffer.canvas)
+        snapshotInFlight = true
+        work.submit(deadline: Self.snapshotDeadline, { _ in
+            let problem = Self.write(copy.picture, to: path)
+            return Delivery { copy.display?.written(problem) }
+        }, expired: { [weak self] in
+            self?.written("cannot write the snapshot \(path): not written within \(Int(Self.snapshotDeadline)) s")
+        })
+    }
+
+    /// The picture's copy goes to the worker, the result comes back to the display.
+    private struct Handover: @unchecked Sendable {
+        weak var display: MemoryDisplay?
+        let picture: PixelBuffer
+    }
+
+    /// Encodes and writes `picture`; what went wrong, if anything.
+    private static func write(_ picture: PixelBuffer, to path: String?) -> String? {
+        guard let path else { return nil }
+        do {
+            try ImageFile.write(picture.canvas, to: path, format: .png)
+            return nil
+        } catch {
+            return "cannot write the snapshot \(path): \(error)"
+        }
+    }
+
+    private func written(_ problem: String?) {
+        snapshotInFlight = false
+        if problem == nil { snapshotsWritten += 1 }
+        lastSnapshotError = problem
     }
 
     /// What lies beneath comes back; its snapshot is written by `tick` at the same rate as any
@@ -89,6 +130,7 @@ public final class MemoryDisplay: Display, DisplayOutput {
         var s = OutputStatus()
         s.mode = size.description
         s.snapshot = snapshotPath
+        if snapshotPath != nil { s.snapshotsWritten = snapshotsWritten }
         return s
     }
 }

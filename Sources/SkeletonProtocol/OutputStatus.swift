@@ -30,8 +30,10 @@ public struct OutputStatus: Sendable, Equatable {
     public var pitch: Int?
     public var pages: Int?
     public var console: String?
-    /// The memory output: the snapshot file.
+    /// The memory output: the snapshot file, and how many times it was written (off the loop:
+    /// a client that needs the file waits for the count to move).
     public var snapshot: String?
+    public var snapshotsWritten: Int?
 
     public init() {}
 
@@ -42,7 +44,7 @@ public struct OutputStatus: Sendable, Equatable {
     ] }
     private static var integers: [(String, WritableKeyPath<OutputStatus, Int?>)] { [
         ("rotation", \.rotation), ("buffers", \.buffers), ("crtc", \.crtc), ("flipsPending", \.flipsPending),
-        ("pitch", \.pitch), ("pages", \.pages),
+        ("pitch", \.pitch), ("pages", \.pages), ("snapshotsWritten", \.snapshotsWritten),
     ] }
 
     public var json: JSONValue {

@@ -23,17 +23,25 @@ public final class FrameRenderer: @unchecked Sendable {
         var items = layout.items
         var made: [Int: Sprite] = [:]
         var problems: [SpriteError] = []
+        var awaited = false
         for index in items.indices {
             guard case .sprite(let item) = items[index] else { continue }
-            let result: Result<Sprite, SpriteError> = sprites?.sprite(for: item, outputSize: layout.outputSize)
-                ?? .failure(SpriteError(nodePath: item.nodePath, reason: "nothing here makes pictures or texts"))
-            switch result {
+            guard let sprites else {
+                problems.append(SpriteError(nodePath: item.nodePath, reason: "nothing here makes pictures or texts"))
+                items[index] = .skeleton(item.fallback)
+                continue
+            }
+            switch sprites.sprite(for: item, outputSize: layout.outputSize) {
             case .success(let sprite): made[index] = sprite
             case .failure(let error):
                 problems.append(error)
                 items[index] = .skeleton(item.fallback)
+            case nil:
+                awaited = true
+                items[index] = .skeleton(item.fallback)
             }
         }
+        self.awaitsSprites = awaited
         self.items = items
         self.sprites = items.indices.map { made[$0] }
         self.fills = Array(repeating: nil, count: items.count)
@@ -85,6 +93,9 @@ public final class FrameRenderer: @unchecked Sendable {
     private var fills: [(mask: CoverageMask, paint: ShapePaint)?]
     /// Pictures and texts that could not be made, each with its node's path and the reason.
     public let contentProblems: [SpriteError]
+    /// Some pictures or texts were still being made: they show as skeletons, and a renderer made
+    /// once they are ready draws them.
+    public let awaitsSprites: Bool
     /// Progress bars by item index, with their value slides.
     private var bars: [Int: ProgressBar]
     private let fillStops: [Int: PaintStops]

@@ -1,11 +1,13 @@
 import SkeletonLayout
 
 /// Makes the pixels of pictures and texts (SkeletonContent's `ContentSprites` does, with libpng,
-/// FreeType and HarfBuzz); a frame renderer asks once per item and keeps the answer.
+/// FreeType and HarfBuzz; the daemon's `BackgroundSprites` off its loop); a frame renderer asks
+/// once per item and keeps the answer.
 public protocol SpriteSource: AnyObject {
-    /// The pixels for `item` on an output of `outputSize`, or why they cannot be made (the
-    /// renderer then draws the item's fallback skeleton).
-    func sprite(for item: SpriteItem, outputSize: Size) -> Result<Sprite, SpriteError>
+    /// The pixels for `item` on an output of `outputSize`, or why they cannot be made; nil while
+    /// they are being made. Either way short of pixels, the renderer draws the item's fallback
+    /// skeleton.
+    func sprite(for item: SpriteItem, outputSize: Size) -> Result<Sprite, SpriteError>?
 }
 
 /// Why a sprite could not be made: the node's JSON path and the reason (which names the file).

@@ -260,6 +260,54 @@ package enum SystemCalls {
         while nanosleep(&pause, &remaining) < 0 && errno == EINTR { pause = remaining }
     }
 
+    // MARK: threads and counters
+
+    /// eventfd(2), close-on-exec: a counter one side adds to and the other waits on. `blocking`:
+    /// a read waits for a count (a worker's queue); else it returns at once (polled by the loop).
+    package static func eventCounter(blocking: Bool) throws(Errno) -> FileDescriptor {
+        FileDescriptor(rawValue: try retryingOnInterrupt("eventfd") { sk_eventfd(blocking ? 1 : 0) })
+    }
+
+    /// Adds one to an eventfd(2) counter (write(2) of a 64-bit 1).
+    package static func addToCounter(_ fd: FileDescriptor) {
+        var one: UInt64 = 1
+        _ = try? retryingOnInterrupt("write") { Glibc.write(fd.rawValue, &one, 8) }
+    }
+
+    /// Reads an eventfd(2) counter back to zero: waits for a count when it is blocking; false
+    /// when a non-blocking one was at zero.
+    @discardableResult
+    package static func takeCounter(_ fd: FileDescriptor) -> Bool {
+        var count: UInt64 = 0
+        return ((try? retryingOnInterrupt("read") { Glibc.read(fd.rawValue, &count, 8) }) ?? 0) == 8
+    }
+
+    /// pthread_create(3) of a detached thread running `body`, at `niceness` (`sk_set_thread_niceness`:
+    /// setpriority(2) on its own thread id, since Linux schedules threads one by one).
+    package static func startThread(niceness: Int32, _ body: @escaping @Sendable () -> Void) throws(Errno) {
+        final class Start: @unchecked Sendable {
+            let body: @Sendable () -> Void
+            let niceness: Int32
+            init(_ body: @escaping @Sendable () -> Void, niceness: Int32) { self.body = body; self.niceness = niceness }
+        }
+        let start = Unmanaged.passRetained(Start(body, niceness: niceness)).toOpaque()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        var thread = pthread_t()
+        let result = pthread_create(&thread, &attributes, { raw in
+            let start = Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue()
+            _ = sk_set_thread_niceness(start.niceness)
+            start.body()
+            return nil
+        }, start)
+        if result != 0 {
+            Unmanaged<Start>.fromOpaque(start).release()
+            throw Errno(result, call: "pthread_create")
+        }
+    }
+
     package static var processID: Int32 { getpid() }
     package static var effectiveUserID: UInt32 { geteuid() }
 

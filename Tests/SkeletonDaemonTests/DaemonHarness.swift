@@ -192,6 +192,19 @@ final class TestClient {
         return readReply(seconds: seconds)
     }
 
+    /// Asks `status` until the memory output has written `count` snapshots (they are written
+    /// off the daemon's loop), at most `seconds`.
+    func awaitSnapshots(_ count: Int, seconds: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            guard case .array(let outputs)? = request(#"{"command": "status"}"#)?["outputs"] else { return false }
+            let written = outputs.first?["snapshotsWritten"]?.numberValue ?? 0
+            if Int(written) >= count { return true }
+            _ = waitReadable(-1, seconds: 0.01)
+        }
+        return false
+    }
+
     /// Reads until the peer closes; returns the bytes read, or nil if it stayed open past the timeout.
     func readUntilClosed(seconds: Double) -> Int? {
         var total = pending.count

@@ -137,7 +137,8 @@ import Testing
             let clock = ManualClock(now: 100)
             let provider = NoCardYetProvider()
             let daemon = Daemon(settingsSource: flags.settingsSource, settings: settings, logger: Logger(level: .debug) { lines.add($0) },
-                                clock: clock, provider: provider, events: SteppedEventSource(), initramfs: initramfs)
+                                clock: clock, provider: provider, events: SteppedEventSource(), initramfs: initramfs,
+                                work: SteppedWork())
             try daemon.start()
             for second in 1...30 {
                 clock.set(100 + Double(second))

@@ -45,6 +45,8 @@ final class SteppedDaemon {
     let lines = LogLines()
     let events: SteppedEventSource
     let transport: MemoryTransport?
+    /// Pictures, texts and snapshots: made at once, or held until the test lets them go.
+    let work = SteppedWork()
 
     /// `sharing`: a daemon that ran before in the same directory, with the same socket path
     /// (it is shut down first), as a restart. `initramfs`: as the daemon started in the initramfs.
@@ -89,7 +91,7 @@ final class SteppedDaemon {
         guard case .success(let settings) = source.load() else { throw HarnessError("settings") }
         let lines = self.lines, clock = self.clock
         daemon = Daemon(settingsSource: source, settings: settings, logger: Logger(level: .debug, sink: { lines.add($0) }, clock: { clock.now }),
-                        clock: clock, provider: provider, events: events, transport: transport, initramfs: initramfs)
+                        clock: clock, provider: provider, events: events, transport: transport, initramfs: initramfs, work: work)
         try daemon.start()
         daemon.turn()
         step(to: clock.now)

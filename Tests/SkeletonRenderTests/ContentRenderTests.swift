@@ -10,7 +10,7 @@ final class SolidSprites: SpriteSource {
 
     init(pixel: UInt32) { self.pixel = pixel }
 
-    func sprite(for item: SpriteItem, outputSize: Size) -> Result<Sprite, SpriteError> {
+    func sprite(for item: SpriteItem, outputSize: Size) -> Result<Sprite, SpriteError>? {
         asked += 1
         if case .picture(let p) = item.content, p.source == .file("missing") {
             return .failure(SpriteError(nodePath: item.nodePath, reason: "missing: no such file"))

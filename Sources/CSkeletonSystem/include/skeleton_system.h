@@ -29,6 +29,11 @@ int sk_signalfd(void);
 /* Reads one signal from a signalfd: its number, 0 when none is queued, -1 on error. */
 int sk_read_signal(int fd);
 
+/* A close-on-exec eventfd counter, nonblocking unless `blocking`. */
+int sk_eventfd(int blocking);
+/* Sets the calling thread's nice value (setpriority on its own thread id). */
+int sk_set_thread_niceness(int niceness);
+
 /* A nonblocking CLOCK_MONOTONIC timerfd. */
 int sk_timerfd(void);
 /* Arms it to fire once at the absolute monotonic time in seconds; a time <= 0 disarms it. */

@@ -16,8 +16,13 @@ public final class SteppedEventSource: EventSource {
 
     /// Connections in memory: their descriptors' readiness comes from it, not from poll(2).
     private let memory: MemoryTransport?
+    /// The work off the loop, whose finished jobs wake the loop as a worker thread's eventfd would.
+    private let work: SteppedWork?
 
-    public init(memory: MemoryTransport? = nil) { self.memory = memory }
+    public init(memory: MemoryTransport? = nil, work: SteppedWork? = nil) {
+        self.memory = memory
+        self.work = work
+    }
 
     public func wait(for watches: [Watch], until deadline: Double?) -> [Readiness] {
         self.watches = watches
@@ -35,7 +40,7 @@ public final class SteppedEventSource: EventSource {
 
     /// Whether the real loop, asleep in its last wait, would wake at `now`.
     public func wakes(at now: Double) -> Bool {
-        if !asleep { return true }
+        if !asleep || work?.hasFinished == true { return true }
         if let deadline, deadline <= now { return true }
         return !readiness(of: watches).isEmpty
     }

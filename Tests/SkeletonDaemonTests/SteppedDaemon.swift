@@ -50,9 +50,12 @@ final class SteppedDaemon {
 
     /// `sharing`: a daemon that ran before in the same directory, with the same socket path
     /// (it is shut down first), as a restart. `initramfs`: as the daemon started in the initramfs.
+    /// `holdingWork`: pictures and texts wait until the test releases `work`.
     init(layouts: [String: String], start: String?, size: Size = Size(width: 200, height: 100), sharing earlier: SteppedDaemon? = nil,
-         heads: [String]? = nil, settings settingsText: String = "{}", initramfs: Bool = false, storage: Storage = .memory) throws {
+         heads: [String]? = nil, settings settingsText: String = "{}", initramfs: Bool = false, storage: Storage = .memory,
+         holdingWork: Bool = false) throws {
         provider.heads = heads
+        work.holding = holdingWork
         self.storage = earlier?.storage ?? storage
         layoutTexts = layouts
         if let earlier {
@@ -77,7 +80,7 @@ final class SteppedDaemon {
             files = .memory(contents)
             transport = MemoryTransport()
         }
-        events = SteppedEventSource(memory: transport)
+        events = SteppedEventSource(memory: transport, work: work)
         var flags = RunFlags()
         flags.config = directory + "/settings.json"
         flags.socket = directory + "/control.sock"

@@ -15,4 +15,9 @@ public enum LayoutLimits {
     public static let nodes = 16384
     /// Draw items: skeleton shapes (each text bar counts) and content backgrounds.
     public static let shapes = 4096
+    /// Bytes of one layout file. A layout is read, parsed and checked on the daemon's loop when
+    /// a command names it: a file of 1 MiB at the node limit takes about 20 ms there (3.3 MB
+    /// took 70 ms), within the 50 ms a client may wait; real layouts are a few KB, and lists and
+    /// grids reach the node limit from a small file.
+    public static let fileBytes = 1 << 20
 }

@@ -25,7 +25,7 @@ public enum LayoutLoader {
 
     /// Reads a file and validates it.
     public static func load(path: String) -> Result<Layout, LayoutError> {
-        switch SystemCalls.readRegularFile(path) {
+        switch SystemCalls.readRegularFile(path, limit: LayoutLimits.fileBytes) {
         case .success(let bytes): return load(text: bytes, file: path)
         case .failure(let error):
             return .failure(LayoutError(file: path, issues: [LayoutIssue(path: "", message: "cannot read the file: \(error)")]))

@@ -42,7 +42,8 @@ public final class LayoutStore {
     /// them); nil when there is no such file.
     public func source(of reference: String) -> StartSource? {
         if reference == BuiltinLayout.name { return StartSource(name: BuiltinLayout.name, text: Array(BuiltinLayout.text.utf8), path: nil) }
-        guard case .success(let (name, path)) = location(of: reference), case .success(let text) = files.read(path) else { return nil }
+        guard case .success(let (name, path)) = location(of: reference),
+              case .success(let text) = files.read(path, limit: LayoutLimits.fileBytes) else { return nil }
         return StartSource(name: name, text: text, path: path)
     }
 
@@ -79,7 +80,7 @@ public final class LayoutStore {
     }
 
     private func read(_ path: String) -> Result<Layout, LayoutError> {
-        switch files.read(path) {
+        switch files.read(path, limit: LayoutLimits.fileBytes) {
         case .success(let bytes): return LayoutLoader.load(text: bytes, file: path)
         case .failure(let error):
             return .failure(LayoutError(file: path, issues: [LayoutIssue(path: "", message: "cannot read the file: \(error)")]))

@@ -16,6 +16,20 @@ struct LimitTests {
     /// Loading without the census took seconds and gigabytes for each of these; now a few milliseconds.
     static let fastEnough = 0.5
 
+    /// A layout file is read, parsed and checked on the daemon's loop: one over 1 MiB is refused
+    /// unread, however valid; one of exactly 1 MiB is read.
+    @Test func aLayoutFileOverOneMebibyteIsRefusedUnread() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("big-\(UUID().uuidString.prefix(8)).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let valid = layoutText(root: #"{"kind": "view"}"#)
+        let padded = { (size: Int) in valid + String(repeating: " ", count: size - valid.utf8.count) }
+        try padded(LayoutLimits.fileBytes).write(toFile: path, atomically: true, encoding: .utf8)
+        guard case .success = LayoutLoader.load(path: path) else { Issue.record("1 MiB is allowed"); return }
+        try padded(LayoutLimits.fileBytes + 1).write(toFile: path, atomically: true, encoding: .utf8)
+        guard case .failure(let error) = LayoutLoader.load(path: path) else { Issue.record("refused"); return }
+        #expect(error.lines == ["\(path): cannot read the file: it is 1048577 bytes, more than the 1 MiB a file may have"])
+    }
+
     @Test func aGridOfOnePixelItemsOnTheLargestCanvas() {
         let (issues, seconds) = refusal(layoutText(root: #"""
             {"kind": "view", "children": [{"kind": "grid", "itemSize": [1, 1], "items": "auto"}]}

@@ -1,7 +1,14 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import SkeletonSystem
 
 /// What `skeletond bench-control` does to the world, over SkeletonSystem's calls: a daemon
-/// process to measure, sockets to drive it, and its counters in /proc.
+/// process to measure, sockets to drive it, and its counters in /proc. (The few calls
+/// SkeletonSystem has no use for, a FIFO's writing end and the peak memory's reset, are made
+/// here directly.)
 enum BenchIO {
     static func monotonicSeconds() -> Double { SystemCalls.monotonicSeconds() }
 
@@ -11,7 +18,55 @@ enum BenchIO {
         }
     }
 
+    /// `arguments` started with its standard error appended to `logPath` (through /bin/sh,
+    /// which execs it: the process id is the program's).
+    static func spawn(_ arguments: [String], standardErrorTo logPath: String) throws(ToolError) -> Int32 {
+        try spawn(["/bin/sh", "-c", "log=$1; shift; exec \"$@\" 2>>\"$log\"", "sh", logPath] + arguments)
+    }
+
     static func stop(_ pid: Int32) { SystemCalls.terminateAndWait(pid) }
+
+    /// Whether `pid` still runs (a zombie counts as ended).
+    static func isRunning(_ pid: Int32) -> Bool {
+        guard let status = SystemCalls.readFile("/proc/\(pid)/stat") else { return false }
+        let afterName = status.lastIndex(of: UInt8(ascii: ")")).map { status[($0 + 2)...] } ?? []
+        return afterName.first.map { $0 != UInt8(ascii: "Z") && $0 != UInt8(ascii: "X") } ?? false
+    }
+
+    /// The writing end of a FIFO, without blocking (open and writes); nil when it cannot be opened.
+    static func openForWriting(_ path: String) -> FileDescriptor? {
+        let fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        return fd < 0 ? nil : FileDescriptor(rawValue: fd)
+    }
+
+    /// write(2) of as much of `bytes[offset...]` as the descriptor takes now; 0 when it takes nothing.
+    static func writeWithoutWaiting(_ fd: FileDescriptor, _ bytes: [UInt8], from offset: Int) -> Int {
+        guard offset < bytes.count else { return 0 }
+        let n = bytes.withUnsafeBytes { raw in write(fd.rawValue, raw.baseAddress! + offset, raw.count - offset) }
+        return max(n, 0)
+    }
+
+    /// poll(2) for `watches`; those ready, with what they are ready for.
+    static func ready(_ watches: [Watch], timeoutMilliseconds: Int32) -> [Watch] {
+        SystemCalls.pollReady(watches, timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// Starts `pid`'s peak resident memory (VmHWM) again from its present size (clear_refs 5).
+    static func resetPeakMemory(_ pid: Int32) {
+        let fd = open("/proc/\(pid)/clear_refs", O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = write(fd, "5", 1)
+        FileDescriptor(rawValue: fd).close()
+    }
+
+    static func fileExists(_ path: String) -> Bool { SystemCalls.fileExists(path) }
+
+    /// A whole file (up to `limit` bytes); nil when it cannot be read.
+    static func readFile(_ path: String, limit: Int = 16 << 20) -> [UInt8]? { SystemCalls.readFile(path, limit: limit) }
+
+    static func writeFile(_ path: String, _ bytes: [UInt8]) throws(ToolError) {
+        do { try SystemCalls.writeFile(path, bytes) } catch { throw ToolError("cannot write \(path): \(error.text)") }
+    }
 
     /// A blocking connection to a Unix stream socket; nil when refused.
     static func connect(_ path: String) -> FileDescriptor? { try? SystemCalls.unixConnect(path) }

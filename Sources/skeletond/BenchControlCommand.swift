@@ -1,10 +1,16 @@
 import ArgumentParser
+import SkeletonSystem
 import SkeletonTools
 
 struct BenchControlCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench-control",
-        abstract: "Measure control round trips (ping, update) against a running, animating daemon."
+        abstract: "Measure control round trips (ping, update) against a running, animating daemon.",
+        discussion: """
+            With --attacks, run issue 24's hostile inputs instead, each against a fresh daemon on the memory output at \
+            640x400, with a second connection pinging every 10 ms: the worst ping beside the quiet one, frames late, \
+            memory, and whether the attack's result was applied. Attacks: \(Attack.allCases.map(\.rawValue).joined(separator: ", ")).
+            """
     )
 
     @Option(help: "Directory holding default.json, the animated layout to show.")
@@ -16,10 +22,24 @@ struct BenchControlCommand: ParsableCommand {
     @Option(help: "Requests per measurement.")
     var requests = 20000
 
-    @Flag(help: "Exit 1 when ping p99 is 2 ms or more (5 ms beside a client flooding requests unread), a frame was late, or the idle daemon woke up.")
+    @Flag(help: "Exit 1 when ping p99 is 2 ms or more (5 ms beside a client flooding requests unread), a frame was late, or the idle daemon woke up; with --attacks, when an attack broke a promise.")
     var check = false
 
+    @Flag(help: "Run the attacks (all, or those named) instead of the round trips.")
+    var attacks = false
+
+    @Argument(help: "With --attacks: the attacks to run (all when none).")
+    var names: [String] = []
+
+    func validate() throws {
+        if !names.isEmpty && !attacks { throw ValidationError("attack names go with --attacks") }
+        if let unknown = names.first(where: { Attack(rawValue: $0) == nil }) {
+            throw ValidationError("unknown attack \"\(unknown)\": expected one of \(Attack.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+    }
+
     func run() throws {
+        if attacks { return try runAttacks() }
         let result: ControlBenchmark.Result
         do {
             result = try ControlBenchmark.run(executable: "/proc/self/exe", layoutsDirectory: layouts,
@@ -33,5 +53,24 @@ struct BenchControlCommand: ParsableCommand {
                      || result.idleWakeupsPerSecond > 0) {
             throw ExitCode(1)
         }
+    }
+
+    /// Each attack in turn, a line each as it ends.
+    private func runAttacks() throws {
+        // The daemons run through /bin/sh, where /proc/self/exe would be the shell.
+        let executable = SystemCalls.executablePath() ?? "/proc/self/exe"
+        var broken = false
+        for attack in names.isEmpty ? Attack.allCases : names.compactMap(Attack.init(rawValue:)) {
+            do {
+                let result = try AttackBenchmark.run(attack, executable: executable)
+                print(result.line)
+                broken = broken || !result.held
+            } catch {
+                print("\(attack.rawValue): \(error.lines.first ?? "failed")")
+                printError(error.lines)
+                broken = true
+            }
+        }
+        if check && broken { throw ExitCode(1) }
     }
 }

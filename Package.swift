@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "SkeletonDisplay", dependencies: ["SkeletonRender", "SkeletonSystem", "SkeletonPicture", "SkeletonProtocol", "CLibDRM", "CSkeletonDRM"]),
         .target(name: "SkeletonBoot", dependencies: ["SkeletonSystem", "SkeletonLayout", "SkeletonRender", "SkeletonDisplay"]),
         .target(name: "SkeletonTools", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "SkeletonSystem", "SkeletonContent",
-                                                     "SkeletonBoot", "SkeletonSettings"]),
+                                                     "SkeletonBoot", "SkeletonSettings", "SkeletonPicture", "SkeletonProtocol"]),
         .target(name: "SkeletonProtocol", dependencies: ["SkeletonLayout"]),
         .target(name: "SkeletonCLI", dependencies: [
             "SkeletonLayout", "SkeletonProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -46,6 +46,11 @@ public final class Daemon {
     let work: any OffLoopWork
     /// The outputs' pictures and texts, made by `work`.
     let sprites: BackgroundSprites
+    /// A new look whose pictures or texts are still being made, and since when: the frame on
+    /// screen stays until they are ready, at most `spriteHold` seconds.
+    var heldLook: (look: SkeletonLook, since: Double)?
+    /// The last frame due was held (see `heldLook`).
+    var holdingFrame = false
 
     /// A reply owed once the session reaches a state (`show --wait`, `hide --wait`).
     struct Waiter {
@@ -199,6 +204,10 @@ public final class Daemon {
     /// The same for the first frame, which nothing else waits on yet (a boot under emulation
     /// shapes a label in tens of milliseconds).
     static let firstFrameGrace = 0.5
+    /// How long a frame already on screen stays while a new look's pictures and texts are made
+    /// (a shutdown layout's message, a new layout's labels): the change then appears whole rather
+    /// than in two steps. Past it, what is not ready shows as its skeleton.
+    static let spriteHold = 1.0
 
     /// Seconds since this process started (10 ms resolution), from /proc.
     public static func processAgeSeconds() -> Double? { SystemCalls.processAgeSeconds() }
@@ -321,6 +330,9 @@ public final class Daemon {
         let presentable = host.canPresent
         if !presentable { deadline = nil }
         if needsDraw, presentable, let last = pacer.lastDraw { deadline = min(deadline ?? .infinity, last + pacer.interval) }
+        // A frame held for pictures and texts being made is drawn when they arrive (the worker's
+        // eventfd wakes the loop) or when the hold ends, not at every frame slot meanwhile.
+        if holdingFrame, let held = heldLook { deadline = held.since + Self.spriteHold }
         if let due = session.pendingDue { deadline = min(deadline ?? due, due) }
         if let wake = host.tick(now: now) { deadline = min(deadline ?? wake, wake) }
         if let overdue = work.expire(now: now) { deadline = min(deadline ?? overdue, overdue) }
@@ -330,10 +342,16 @@ public final class Daemon {
     }
 
     func drawFrame(at now: Double, moving: Bool) {
+        holdingFrame = false
         // Nothing shown: what lies beneath was drawn when the skeleton went away, and a retained
         // frame must stay as it is.
         guard host.display != nil, let frame = session.frame(at: now) else { needsDraw = false; return }
         let layouts = screen.outputLayouts
+        holdingFrame = holdsFrame(for: frame.look, now: now)
+        if holdingFrame {
+            needsDraw = true
+            return
+        }
         switch host.present(frame, as: { layouts.frame($0, for: $1, now: now) }) {
         case .deviceGone:
             needsDraw = true
@@ -346,6 +364,24 @@ public final class Daemon {
         if let late = pacer.drew(at: now, moving: moving || framesMove(at: now)) {
             logger.debug("frame late by \(JSONValue.formatNumber((late * 1000).rounded())) ms")
         }
+    }
+
+    /// Whether the frame on screen stays because `look` is new and its pictures or texts are being
+    /// made. Only once a first frame is up: at start, the skeleton comes first.
+    private func holdsFrame(for look: SkeletonLook, now: Double) -> Bool {
+        guard host.firstFrameShown else { return false }
+        if let held = heldLook, held.look == look { return now - held.since < Self.spriteHold && host.awaitsSprites(look, as: lookOnOutput) }
+        guard host.awaitsSprites(look, as: lookOnOutput) else {
+            heldLook = nil
+            return false
+        }
+        if heldLook?.look != look { heldLook = (look, now) }
+        return true
+    }
+
+    private var lookOnOutput: (SkeletonLook, String) -> SkeletonLook {
+        let layouts = screen.outputLayouts
+        return { look, output in layouts.look(look, for: output) }
     }
 
     func handle(_ event: Session.Event) {

@@ -124,6 +124,11 @@ final class DisplayHost {
         onAttach()
     }
 
+    /// Some output would draw `look` with pictures or texts still being made (as skeletons).
+    func awaitsSprites(_ look: SkeletonLook, as perOutput: (SkeletonLook, String) -> SkeletonLook) -> Bool {
+        compositors.contains { $0.renderer(for: perOutput(look, $0.output.name)).awaitsSprites }
+    }
+
     /// Pictures or texts being made arrived: the frames that showed them as skeletons are drawn again.
     func spritesArrived() {
         for c in compositors { c.dropRenderersAwaitingSprites() }

@@ -52,12 +52,18 @@ struct OutputLayouts {
 
     func layoutName(for output: String) -> String? { assigned[output]?.name }
 
+    /// `look` as `output` shows it: its own layout with the look's overrides, or the look itself.
+    func look(_ look: SkeletonLook, for output: String) -> SkeletonLook {
+        guard let own = assigned[output] else { return look }
+        return SkeletonLook(layoutName: own.name, layout: own.layout, overrides: look.overrides)
+    }
+
     /// `frame` as `output` shows it: its own layout with the session's overrides, dissolving
     /// from the one it showed before when that changed lately.
     func frame(_ frame: SessionFrame, for output: String, now: Double) -> SessionFrame {
         guard let own = assigned[output] else { return frame }
         var mapped = frame
-        mapped.look = SkeletonLook(layoutName: own.name, layout: own.layout, overrides: frame.look.overrides)
+        mapped.look = look(frame.look, for: output)
         if let previous = frame.previous {
             // A dissolve of the session's look: here only a change of style or overrides shows.
             let before = SkeletonLook(layoutName: own.name, layout: own.layout, overrides: previous.overrides)

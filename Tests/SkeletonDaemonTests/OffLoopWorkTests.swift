@@ -46,6 +46,29 @@ import Testing
         #expect(!d.logContains("given up"))
     }
 
+    /// A change to a layout whose text is being made keeps the frame on screen (no step with the
+    /// text as a skeleton) while the socket is answered, for at most `Daemon.spriteHold`.
+    @Test func aNewLookWaitsWholeOnTheOldFrameForItsTextAtMostTheHold() throws {
+        let plain = Self.layout(#"{"kind": "view", "frame": [10, 10, 180, 40], "cornerRadius": 0}"#)
+        let d = try SteppedDaemon(layouts: ["plain": plain, "content": Self.label], start: "plain", holdingWork: true)
+        d.step(to: 101)
+        let before = try drawn(d, "plain", sprites: nil)
+        #expect(d.screen.pixels.elementsEqual(before.pixels))
+        let client = try d.connect()
+        #expect(d.request(client, #"{"command": "show", "layout": "content", "transition": {"kind": "none"}}"#)?["ok"] == true)
+        d.step(to: d.clock.now + 0.5)
+        #expect(d.screen.pixels.elementsEqual(before.pixels), "the old frame stays while the label is made")
+        #expect(d.request(client, #"{"command": "ping"}"#)?["pong"] == true)
+        d.work.release()
+        d.step(to: d.clock.now)
+        #expect(d.screen.pixels.elementsEqual(try drawn(d, "content", sprites: ContentSprites()).pixels), "then the new look, whole")
+
+        // Past the hold, the new look shows with its text as a skeleton.
+        #expect(d.request(client, #"{"command": "update", "content": {"status": {"text": "Later"}}}"#)?["ok"] == true)
+        d.step(to: d.clock.now + Daemon.spriteHold + 0.1)
+        #expect(d.screen.pixels.elementsEqual(try drawn(d, "content", sprites: nil).pixels))
+    }
+
     @Test func aPictureThatTakesTooLongIsGivenUpAndSaid() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("slow-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -34,11 +34,12 @@ public struct HiddenMark: Sendable, Equatable {
         return written == boot ? .set : .stale
     }
 
-    /// Records that the skeleton is hidden in this boot.
+    /// Records that the skeleton is hidden in this boot. Not synced to the disk: the mark counts
+    /// in this boot only, which a crash of the machine ends anyway.
     public func set() throws(Errno) {
         let id = Self.bootID(bootIDPath) ?? []
         let written = id.withUnsafeBytes { raw in
-            Result { () throws(Errno) in try SystemCalls.writeFileAtomically(path, [raw]) }
+            Result { () throws(Errno) in try SystemCalls.writeFileAtomically(path, [raw], durable: false) }
         }
         try written.get()
     }

@@ -14,6 +14,9 @@ final class ControlServer {
     private var clientCounter = 0
     /// Runs one request; the reply goes to the client now or later (`reserve`/`fulfil`).
     var execute: (Request, ClientConnection) -> Void = { _, _ in }
+    /// Set while too many commands wait for their turn: clients are neither read nor served
+    /// (their bytes wait in the socket) until it is cleared.
+    var paused = false
 
     static let maximumClients = 256
 
@@ -28,7 +31,7 @@ final class ControlServer {
         var result = [Watch(descriptor: transport.listening, events: clients.count < Self.maximumClients ? .readable : [])]
         for client in clients.values {
             var events: PollEvents = []
-            if client.wantsInput { events.insert(.readable) }
+            if client.wantsInput && !paused { events.insert(.readable) }
             if client.hasPendingOutput { events.insert(.writable) }
             result.append(Watch(descriptor: client.fd, events: events))
         }
@@ -37,7 +40,7 @@ final class ControlServer {
 
     /// Lines read and not yet run (a client over its turn's share, or waiting for its replies
     /// to be read): the loop turns again at once when some may run now.
-    var hasRunnableLines: Bool { clients.values.contains { $0.hasQueuedLines && $0.isBelowHighWater } }
+    var hasRunnableLines: Bool { !paused && clients.values.contains { $0.hasQueuedLines && $0.isBelowHighWater } }
 
     /// Handles a ready descriptor; false when it is not the server's.
     func handle(_ fd: FileDescriptor, _ events: PollEvents) -> Bool {
@@ -75,6 +78,7 @@ final class ControlServer {
 
     /// Runs queued lines, at most `linesPerTurn` per client, then writes what they answered.
     func runQueuedLines() {
+        guard !paused else { return }
         for client in Array(clients.values) where client.hasQueuedLines {
             var count = 0
             while count < ClientConnection.linesPerTurn, !client.isClosed, let event = client.nextLine() {

@@ -12,12 +12,25 @@ extension Daemon {
         var awaiting: SessionState?
     }
 
-    /// A request from the control socket: carried out, answered now or once its wait is over.
+    /// A request from the control socket: carried out, answered now or once its wait is over;
+    /// or, behind a layout being read, queued with its reply's place kept.
     func execute(_ request: Request, from client: ClientConnection) {
-        let done = perform(request.command, id: request.id, uid: client.uid)
+        if mustWait(request.command) {
+            waiting.append(WaitingCommand(command: request.command, id: request.id, uid: client.uid,
+                                          client: (client, client.reserve())))
+            return
+        }
+        run(request.command, id: request.id, for: client, ticket: nil)
+    }
+
+    /// Carries out a client's command and answers it (in the place `ticket` kept, if any).
+    func run(_ command: Command, id: JSONValue?, for client: ClientConnection, ticket: Int?) {
+        let done = perform(command, id: id, uid: client.uid)
         if let until = done.awaiting {
-            waiters.append(Waiter(client: client, ticket: client.reserve(), id: request.id, until: until, afterFrame: pacer.framesDrawn))
+            waiters.append(Waiter(client: client, ticket: ticket ?? client.reserve(), id: id, until: until, afterFrame: pacer.framesDrawn))
             resolveWaiters()
+        } else if let ticket {
+            client.fulfil(ticket, with: done.reply)
         } else {
             client.reply(done.reply)
         }
@@ -32,14 +45,25 @@ extension Daemon {
         plymouthAdapter = adapter
         switch action {
         case .answer(let reply): return reply
-        case .command(let command, let answer): return answer(perform(command, id: nil, uid: 0).reply)
+        case .command(let command, let answer):
+            guard !mustWait(command) else {
+                // Acknowledged now, carried out in its turn.
+                waiting.append(WaitingCommand(command: command, id: nil, uid: 0, client: nil))
+                return answer(.ok(id: nil, [:]))
+            }
+            return answer(perform(command, id: nil, uid: 0).reply)
         }
     }
 
     /// A line of psplash's FIFO, through its adapter.
     func carryOut(_ line: PsplashCommand) {
         if line == .quit { logger.info("psplash: QUIT") }
-        _ = perform(PsplashAdapter.command(for: line), id: nil, uid: nil)
+        let command = PsplashAdapter.command(for: line)
+        if mustWait(command) {
+            waiting.append(WaitingCommand(command: command, id: nil, uid: nil, client: nil))
+        } else {
+            _ = perform(command, id: nil, uid: nil)
+        }
     }
 
     /// Carries out one command, whoever sent it (the control socket, Plymouth's and psplash's

@@ -51,6 +51,10 @@ public final class Daemon {
     var heldLook: (look: SkeletonLook, since: Double)?
     /// The last frame due was held (see `heldLook`).
     var holdingFrame = false
+    /// Commands waiting behind a layout being read off the loop (Daemon+WaitingCommands.swift).
+    var waiting: [WaitingCommand] = []
+    /// Whether the hidden mark's file was last written (true) or removed (false).
+    var hiddenMarkWritten: Bool?
 
     /// A reply owed once the session reaches a state (`show --wait`, `hide --wait`).
     struct Waiter {
@@ -200,7 +204,7 @@ public final class Daemon {
 
     /// Real seconds a turn's frames wait for pictures and texts being made: what takes longer
     /// shows as a skeleton until it is ready, so that no turn outlasts a frame.
-    static let frameGrace = 0.01
+    static let frameGrace = 0.004
     /// The same for the first frame, which nothing else waits on yet (a boot under emulation
     /// shapes a label in tens of milliseconds).
     static let firstFrameGrace = 0.5
@@ -251,6 +255,7 @@ public final class Daemon {
                                                           "problem": "the daemon stopped"]))
         }
         waiters = []
+        dropWaitingCommands()
         server?.close()
         plymouth?.close()
         psplash?.close()
@@ -304,6 +309,7 @@ public final class Daemon {
     private func collectWork(now: Double) {
         work.runFinished()
         _ = work.expire(now: now)
+        runWaitingCommands()
         if sprites.takeArrivals() {
             host.spritesArrived()
             needsDraw = true
@@ -323,7 +329,7 @@ public final class Daemon {
         // Lines, requests and commands waiting for their turn run at once.
         if server?.hasRunnableLines == true || plymouth?.hasQueuedRequests == true || psplash?.hasQueuedCommands == true { return now }
         // What the work off the loop delivered (or gave up) is applied at once.
-        if work.hasFinished || sprites.hasArrivals { return now }
+        if work.hasFinished || sprites.hasArrivals || waitingCommandIsReady { return now }
         var deadline = pacer.nextFrame
         // A frame held back by a pending flip is drawn when the flip event wakes the loop; an
         // output that was handed over or lost is not polled on a timer.
@@ -349,6 +355,8 @@ public final class Daemon {
         let layouts = screen.outputLayouts
         holdingFrame = holdsFrame(for: frame.look, now: now)
         if holdingFrame {
+            // Held on purpose: the frame after the hold starts the schedule again, not late.
+            pacer.stop()
             needsDraw = true
             return
         }
@@ -413,7 +421,11 @@ public final class Daemon {
         }
     }
 
+    /// Writes or removes the hidden mark's file before the hide or show is answered (a crash
+    /// right after must find it), when it changes.
     func markHidden(_ hidden: Bool) {
+        guard hidden != hiddenMarkWritten else { return }
+        hiddenMarkWritten = hidden
         let mark = settings.hiddenMark
         do {
             if hidden { try mark.set() } else { try mark.clear() }

@@ -4,11 +4,15 @@ import SkeletonProtocol
 import SkeletonSystem
 
 /// Loads layouts by name from the layouts directory and keeps the last good copy of each, so
-/// that a reload with a broken file reports it and leaves the old one in force.
+/// that a reload with a broken file reports it and leaves the old one in force. The daemon reads
+/// a file not loaded yet off its loop (`fileToLoad`, `loader`, `loaded`), then `load` finds it.
 public final class LayoutStore {
     public private(set) var directory: String
     private let files: ConfigFiles
     private var cache: [String: Layout] = [:]
+    /// Files read off the loop that could not be loaded: told once, to the command that waited.
+    private var refused: [String: ProtocolError] = [:]
+    private var loading: Set<String> = []
 
     public init(directory: String, files: ConfigFiles = .system) {
         self.directory = directory
@@ -18,7 +22,6 @@ public final class LayoutStore {
     /// A name of the directory, or a file path (containing '/' or ending in .json).
     public func load(_ reference: String) -> Result<(name: String, layout: Layout), ProtocolError> {
         if reference == BuiltinLayout.name { return .success((BuiltinLayout.name, BuiltinLayout.layout)) }
-        let isPath = isFilePath(reference)
         let name: String
         let path: String
         switch location(of: reference) {
@@ -26,15 +29,55 @@ public final class LayoutStore {
         case .failure(let e): return .failure(e)
         }
         if let cached = cache[path] { return .success((name, cached)) }
-        guard files.exists(path) else {
-            return .failure(ProtocolError(.unknownLayout, isPath ? "no layout file \(path)" : "no layout named \"\(reference)\" in \(directory) (looked for \(path))"))
-        }
-        switch read(path) {
-        case .success(let layout):
+        if let refusal = refused.removeValue(forKey: path) { return .failure(refusal) }
+        return Self.read(path, files: files, missing: missingText(reference, path: path)).map { layout in
             cache[path] = layout
-            return .success((name, layout))
+            return (name, layout)
+        }
+    }
+
+    /// The file `reference` stands for when it is still to be read: not kept, not being read,
+    /// no result waiting. Nil for the built-in layout, a bad name, or a file that is ready.
+    public func fileToLoad(_ reference: String) -> String? {
+        guard reference != BuiltinLayout.name, case .success(let (_, path)) = location(of: reference),
+              cache[path] == nil, refused[path] == nil, !loading.contains(path) else { return nil }
+        return path
+    }
+
+    /// Whether `reference`'s file is being read off the loop.
+    public func isLoading(_ reference: String) -> Bool {
+        guard case .success(let (_, path)) = location(of: reference) else { return false }
+        return loading.contains(path)
+    }
+
+    /// Reads and checks `reference`'s file `path` on any thread; `loaded` takes the result.
+    public func loader(for reference: String, path: String) -> @Sendable () -> Result<Layout, ProtocolError> {
+        loading.insert(path)
+        let files = self.files, missing = missingText(reference, path: path)
+        return { Self.read(path, files: files, missing: missing) }
+    }
+
+    /// What a `loader` made: the layout is kept, or its refusal told to the next `load`.
+    public func loaded(path: String, _ result: Result<Layout, ProtocolError>) {
+        loading.remove(path)
+        switch result {
+        case .success(let layout): cache[path] = layout
+        case .failure(let error): refused[path] = error
+        }
+    }
+
+    private func missingText(_ reference: String, path: String) -> String {
+        isFilePath(reference) ? "no layout file \(path)" : "no layout named \"\(reference)\" in \(directory) (looked for \(path))"
+    }
+
+    private static func read(_ path: String, files: ConfigFiles, missing: String) -> Result<Layout, ProtocolError> {
+        switch files.read(path, limit: LayoutLimits.fileBytes) {
+        case .success(let bytes):
+            return LayoutLoader.load(text: bytes, file: path).mapError { ProtocolError(.invalidLayout, $0.lines.joined(separator: "; ")) }
+        case .failure(.failed(let errno)) where SystemCalls.isNoSuchFile(errno.rawValue):
+            return .failure(ProtocolError(.unknownLayout, missing))
         case .failure(let error):
-            return .failure(ProtocolError(.invalidLayout, error.lines.joined(separator: "; ")))
+            return .failure(ProtocolError(.invalidLayout, "\(path): cannot read the file: \(error)"))
         }
     }
 

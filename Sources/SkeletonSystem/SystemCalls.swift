@@ -497,8 +497,9 @@ package enum SystemCalls {
     }
 
     /// Writes `parts` to a temporary file beside `path`, then renames it over `path`, so a reader
-    /// sees the old file or the whole new one.
-    package static func writeFileAtomically(_ path: String, _ parts: [UnsafeRawBufferPointer]) throws(Errno) {
+    /// sees the old file or the whole new one. `durable`: fsync(2) before the rename, so that a
+    /// crash cannot leave an empty file (not needed for what lasts one boot only).
+    package static func writeFileAtomically(_ path: String, _ parts: [UnsafeRawBufferPointer], durable: Bool = true) throws(Errno) {
         let temporary = path + ".\(getpid()).tmp"
         _ = Glibc.unlink(temporary)  // left by a crashed process that had our pid
         let fd = try retryingOnInterrupt("open \(temporary)") { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
@@ -509,7 +510,7 @@ package enum SystemCalls {
                     done += try retryingOnInterrupt("write \(temporary)") { Glibc.write(fd, part.baseAddress! + done, part.count - done) }
                 }
             }
-            _ = try retryingOnInterrupt("fsync \(temporary)") { fsync(fd) }
+            if durable { _ = try retryingOnInterrupt("fsync \(temporary)") { fsync(fd) } }
         } catch {
             Glibc.close(fd)
             _ = Glibc.unlink(temporary)

@@ -35,10 +35,14 @@ extension Daemon {
     }
 
     /// Whether `command` has to wait (commands wait before it, or a layout it names is being
-    /// read); the reading of what it names is started either way.
+    /// read); the reading of what it names is started either way. A reload always waits for the
+    /// kept layouts' files to be read again.
     func mustWait(_ command: Command) -> Bool {
         switch command {
         case .ping, .status, .tree: return false
+        case .reload:
+            startRereading()
+            return true
         default: break
         }
         let reading = startReading(for: command)
@@ -68,14 +72,33 @@ extension Daemon {
         return reading
     }
 
+    /// Reads the kept layouts' files again off the loop, unless that is under way.
+    private func startRereading() {
+        guard !store.isRereading else { return }
+        let read = store.rereader()
+        let receiver = Receiver(daemon: self)
+        work.submit(deadline: Self.layoutDeadline, { _ in
+            let results = read()
+            return Delivery { receiver.daemon?.store.rereadDone(results) }
+        }, expired: { [weak self] in self?.store.rereadDone(nil) })
+    }
+
+    /// A reload from SIGHUP: in its turn, like the socket's.
+    func reloadInTurn() {
+        _ = mustWait(.reload)
+        waiting.append(WaitingCommand(command: .reload, id: nil, uid: nil, client: nil))
+    }
+
     /// Lets a job's delivery reach the daemon, which only the loop touches.
     private struct Receiver: @unchecked Sendable {
         weak var daemon: Daemon?
     }
 
-    /// The first waiting command may run: no layout it names is being read.
+    /// The first waiting command may run: no layout it names is being read (for a reload: the
+    /// kept ones have been read again).
     var waitingCommandIsReady: Bool {
         guard let first = waiting.first else { return false }
+        if case .reload = first.command { return !store.isRereading }
         return !Self.layoutReferences(of: first.command).contains(where: store.isLoading)
     }
 

@@ -410,7 +410,7 @@ public final class Daemon {
     func handleSignal(_ signal: Int32) {
         if signal == SystemCalls.hangUpSignal {
             logger.info("SIGHUP: reloading")
-            _ = reload()
+            reloadInTurn()
         } else if goingDown != nil {
             // Spared by systemd-shutdown ('@'); a stop by hand while the system goes down would
             // uncover the console for its last seconds.

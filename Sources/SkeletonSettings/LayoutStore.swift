@@ -13,6 +13,10 @@ public final class LayoutStore {
     /// Files read off the loop that could not be loaded: told once, to the command that waited.
     private var refused: [String: ProtocolError] = [:]
     private var loading: Set<String> = []
+    /// The kept layouts' files read again off the loop for the next `reload`, and whether that
+    /// reading is under way.
+    private var reread: [String: Result<Layout, LayoutError>]? = [:]
+    public private(set) var isRereading = false
 
     public init(directory: String, files: ConfigFiles = .system) {
         self.directory = directory
@@ -106,15 +110,38 @@ public final class LayoutStore {
         return .success((reference, directory + "/" + reference + ".json"))
     }
 
-    /// Re-reads every cached layout (and switches directory); returns the errors of broken
-    /// files, whose previous versions stay in force.
+    /// Reads every kept layout's file again, on any thread; `rereadDone` takes the result for
+    /// the next `reload`.
+    public func rereader() -> @Sendable () -> [String: Result<Layout, LayoutError>] {
+        isRereading = true
+        let paths = cache.keys.sorted(), files = self.files
+        return {
+            var results: [String: Result<Layout, LayoutError>] = [:]
+            for path in paths { results[path] = Self.read(path, files: files) }
+            return results
+        }
+    }
+
+    /// What `rereader` read; nil when it was given up (the next `reload` keeps every layout).
+    public func rereadDone(_ results: [String: Result<Layout, LayoutError>]?) {
+        reread = results
+        isRereading = false
+    }
+
+    /// Re-reads every cached layout (and switches directory), or takes what `rereader` read;
+    /// returns the errors of broken files, whose previous versions stay in force.
     public func reload(directory newDirectory: String) -> [String] {
         if newDirectory != directory {
             directory = newDirectory
         }
         var problems: [String] = []
+        guard let readBefore = reread else {
+            reread = [:]
+            return ["the layouts were not read again in time; the previous versions stay in force"]
+        }
+        reread = [:]
         for path in cache.keys.sorted() {
-            switch read(path) {
+            switch readBefore[path] ?? read(path) {
             case .success(let layout): cache[path] = layout
             case .failure(let error): problems += error.lines
             }
@@ -122,7 +149,9 @@ public final class LayoutStore {
         return problems
     }
 
-    private func read(_ path: String) -> Result<Layout, LayoutError> {
+    private func read(_ path: String) -> Result<Layout, LayoutError> { Self.read(path, files: files) }
+
+    private static func read(_ path: String, files: ConfigFiles) -> Result<Layout, LayoutError> {
         switch files.read(path, limit: LayoutLimits.fileBytes) {
         case .success(let bytes): return LayoutLoader.load(text: bytes, file: path)
         case .failure(let error):

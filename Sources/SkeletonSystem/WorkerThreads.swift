@@ -78,7 +78,8 @@ public final class WorkerThreads: OffLoopWork, @unchecked Sendable {
         let end = SystemCalls.monotonicSeconds() + seconds
         while true {
             runFinished()
-            let busy = state.withLock { !$0.queue.isEmpty || $0.running.values.contains { !$0.expired } }
+            // A job that ended since `runFinished` took the deliveries left its own behind.
+            let busy = state.withLock { !$0.queue.isEmpty || !$0.finished.isEmpty || $0.running.values.contains { !$0.expired } }
             let left = end - SystemCalls.monotonicSeconds()
             guard busy, left > 0 else { return }
             _ = SystemCalls.pollReady([Watch(descriptor: done, events: .readable)], timeoutMilliseconds: Int32(max(1, (left * 1000).rounded(.up))))

@@ -60,6 +60,31 @@ import Testing
         #expect(updated?["ok"] == true)
     }
 
+    /// A reload reads the kept layouts again off the loop: it waits for that, and the layout in
+    /// force changes in its turn; SIGHUP goes the same way.
+    @Test func aReloadReadsTheLayoutsAgainOffTheLoop() throws {
+        let d = try SteppedDaemon(layouts: ["white": Self.layout("#FFFFFF")], start: "white", storage: .disk, holdingWork: true)
+        d.step(to: 101)
+        try Self.layout("#00FF00").write(toFile: d.directory + "/layouts/white.json", atomically: true, encoding: .utf8)
+        let a = try d.connect(), other = try d.connect()
+        a.send(#"{"command": "reload", "id": 1}"# + "\n")
+        #expect(d.reply(a) == nil, "waits while the layouts are read again")
+        #expect(d.request(other, #"{"command": "ping"}"#)?["pong"] == true)
+        #expect(d.screen[100, 50] & 0xFFFFFF == 0xFFFFFF)
+        d.work.release()
+        #expect(d.reply(a)?["reloaded"] == true)
+        d.step(to: d.clock.now + 1)
+        #expect(d.screen[100, 50] & 0xFFFFFF == 0x00FF00)
+
+        try Self.layout("#0000FF").write(toFile: d.directory + "/layouts/white.json", atomically: true, encoding: .utf8)
+        d.daemon.handleSignal(SIGHUP)
+        d.step(to: d.clock.now + 1)
+        #expect(d.screen[100, 50] & 0xFFFFFF == 0x00FF00, "read off the loop first")
+        d.work.release()
+        d.step(to: d.clock.now + 1)
+        #expect(d.screen[100, 50] & 0xFFFFFF == 0x0000FF)
+    }
+
     /// Past `Daemon.waitingLimit` commands waiting, clients are not read until some have run:
     /// nothing is lost, every reply comes in order.
     @Test func aPipelineOfShowsBehindALayoutBeingReadIsHeldAtTheLimitAndAllAnsweredInOrder() throws {

@@ -15,9 +15,8 @@ public enum LayoutLimits {
     public static let nodes = 16384
     /// Draw items: skeleton shapes (each text bar counts) and content backgrounds.
     public static let shapes = 4096
-    /// Bytes of one layout file. A layout is read, parsed and checked on the daemon's loop when
-    /// a command names it: about 20 ms for 4,096 views, 83 to 90 ms for 16,384 nodes written out
-    /// one by one (the decoder's work per node; a 3.3 MB file of them was read whole before this
-    /// limit). Real layouts are a few KB, and lists and grids reach the node limit from a small file.
+    /// Bytes of one layout file: real layouts are a few KB, and lists and grids reach the node
+    /// limit from a small file. (The daemon reads a layout off its loop: 80 to 90 ms for 16,384
+    /// nodes written out one by one, about 1 MiB; a 3.3 MB file of them was read whole before.)
     public static let fileBytes = 1 << 20
 }

@@ -5,8 +5,9 @@ import SkeletonSystem
 /// Loads pictures once and keeps them: each source is decoded on first use and kept (or the
 /// error it gave, so a broken file is not read again each frame), and each placement of it
 /// (source, box size, content mode) is scaled once and kept, so nothing is decoded or resampled
-/// per frame. `removeAll()` forgets everything (a reload). Not thread-safe: one owner (the
-/// daemon's loop) calls it.
+/// per frame; except that a picture of more than `keptPixels` is not kept once placed (an
+/// 8192x8192 picture is 256 MiB: a kiosk must not carry it for its placements' sake). `removeAll()`
+/// forgets everything (a reload). Not thread-safe: one owner (the daemon's worker) calls it.
 public final class PictureLoader {
     /// The directory of the firmware's BGRT files (`image`, `xoffset`, `yoffset`, `status`).
     public let bgrtDirectory: String
@@ -15,6 +16,8 @@ public final class PictureLoader {
     /// How many times a picture file was read and decoded, successfully or not (PNG or BMP):
     /// the cache's witness.
     public private(set) var decodeCount = 0
+    /// Decoded pictures larger than this (in pixels) are dropped once placed: 4 megapixels, 16 MiB.
+    public static let keptPixels = 4 * 1024 * 1024
 
     private var pictures: [PictureSource: Result<Picture, PictureError>] = [:]
     private var logo: Result<BGRTLogo, PictureError>?
@@ -56,6 +59,7 @@ public final class PictureLoader {
         let placement = mode.placement(picture: (picture.width, picture.height), box: (width, height))
         let buffer = PictureScaler.render(picture.pixels, into: placement, width: width, height: height)
         rendered[key] = buffer
+        if picture.width * picture.height > Self.keptPixels { pictures[source] = nil }
         return buffer
     }
 

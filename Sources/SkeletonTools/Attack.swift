@@ -55,4 +55,8 @@ public enum Attack: String, CaseIterable, Sendable {
     /// How far the daemon's peak resident memory may rise above its size before the attack:
     /// 64 MiB, and for the largest picture its decoded pixels (256 MiB) on top.
     public var memoryBudgetMiB: Int { self == .hugePicture ? 64 + 256 : 64 }
+
+    /// How much more the daemon may keep once an attack is over: 48 MiB (a layout of 16,384
+    /// nodes is kept, about 28 MiB with its frames; the largest picture's 256 MiB must not be).
+    public static let retainedBudgetMiB = 48
 }

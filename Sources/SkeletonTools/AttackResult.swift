@@ -35,7 +35,10 @@ public struct AttackResult: Sendable {
 
     public var pingHeld: Bool { worstPingMilliseconds < Attack.pingLimitMilliseconds }
     public var framesHeld: Bool { framesLate <= Attack.lateFramesAllowed(framesDrawn: framesDrawn) }
-    public var memoryHeld: Bool { peakGrowthMiB <= attack.memoryBudgetMiB }
+    /// How far the size after the attack stayed above the size before, in MiB.
+    public var retainedMiB: Int { max(0, rssAfterKiB - rssBeforeKiB) >> 10 }
+
+    public var memoryHeld: Bool { peakGrowthMiB <= attack.memoryBudgetMiB && retainedMiB <= Attack.retainedBudgetMiB }
     /// Every promise of issue 24 kept.
     public var held: Bool { pingHeld && framesHeld && memoryHeld && applied }
 
@@ -52,7 +55,8 @@ public struct AttackResult: Sendable {
         var broken: [String] = []
         if !pingHeld { broken.append("ping \(worstPingMilliseconds.fixed(0)) ms at \(worstPingAt.fixed(2)) s >= \(Attack.pingLimitMilliseconds.fixed(0)) ms") }
         if !framesHeld { broken.append("\(framesLate) late > \(Attack.lateFramesAllowed(framesDrawn: framesDrawn))") }
-        if !memoryHeld { broken.append("peak +\(peakGrowthMiB) MiB > \(attack.memoryBudgetMiB) MiB") }
+        if peakGrowthMiB > attack.memoryBudgetMiB { broken.append("peak +\(peakGrowthMiB) MiB > \(attack.memoryBudgetMiB) MiB") }
+        if retainedMiB > Attack.retainedBudgetMiB { broken.append("+\(retainedMiB) MiB kept after > \(Attack.retainedBudgetMiB) MiB") }
         if !applied { broken.append("not applied") }
         return broken
     }

@@ -29,6 +29,22 @@ struct PictureCacheTests {
         #expect(loader.decodeCount == 2)
     }
 
+    /// A picture of more than `keptPixels` is not kept once placed: its placement is.
+    @Test func aHugePictureIsNotKeptOncePlaced() throws {
+        let directory = TemporaryDirectory("picture-cache")
+        defer { directory.remove() }
+        let side = 2049  // 2049 x 2049 is just over 4 megapixels
+        #expect(side * side > PictureLoader.keptPixels)
+        let source = PictureSource.file(directory.write("big.png", PNGBytes.rgb(width: side, height: side) { _, _ in 0x2040C0 }))
+        let loader = PictureLoader()
+        let box = try loader.render(source, mode: .scaleToFill, width: 20, height: 20)
+        #expect(box[10, 10] & 0xFFFFFF == 0x2040C0)
+        #expect(try loader.render(source, mode: .scaleToFill, width: 20, height: 20) === box, "the placement is kept")
+        #expect(loader.decodeCount == 1)
+        _ = try loader.render(source, mode: .scaleToFill, width: 30, height: 30)
+        #expect(loader.decodeCount == 2, "decoded again for another placement: the picture was not kept")
+    }
+
     @Test func theFirmwareLogoIsReadOnce() throws {
         let directory = BGRTTests.logo()
         defer { directory.remove() }

@@ -1,4 +1,4 @@
-/// The hostile inputs of issue 24's table, each run against a real daemon on the memory output
+/// Hostile inputs, each run against a real daemon on the memory output
 /// at 640x400 while another connection pings it (`AttackBenchmark`). What each must leave
 /// behind is in `AttackCheck`.
 public enum Attack: String, CaseIterable, Sendable {
@@ -27,7 +27,7 @@ public enum Attack: String, CaseIterable, Sendable {
     /// shown by name (refused with the size, or shown: either way the loop goes on).
     case oversizedLayout = "oversized-layout"
 
-    /// The row of issue 24's table, for people.
+    /// What the attack is, for people.
     public var summary: String {
         switch self {
         case .plymouthPairs: "1,000 Plymouth quit + show-splash pairs in one write"

@@ -1,6 +1,6 @@
 import SkeletonLayout
 
-/// `skeletond bench-control --attacks` and the attack tests: one attack of issue 24's table
+/// `skeletond bench-control --attacks` and the attack tests: one attack
 /// against a fresh daemon process, with a second connection pinging every 10 ms throughout.
 /// First 1 s of the same pinging with no attack (the quiet figure); then the attack's steps;
 /// then `status` every 100 ms until its result is applied (or 20 s have gone); then 0.3 s

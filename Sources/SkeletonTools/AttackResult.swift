@@ -39,7 +39,7 @@ public struct AttackResult: Sendable {
     public var retainedMiB: Int { max(0, rssAfterKiB - rssBeforeKiB) >> 10 }
 
     public var memoryHeld: Bool { peakGrowthMiB <= attack.memoryBudgetMiB && retainedMiB <= Attack.retainedBudgetMiB }
-    /// Every promise of issue 24 kept.
+    /// Every promise kept: the ping, the frames, the memory, the result.
     public var held: Bool { pingHeld && framesHeld && memoryHeld && applied }
 
     /// One line for `bench-control --attacks`.

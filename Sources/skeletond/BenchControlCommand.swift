@@ -7,7 +7,7 @@ struct BenchControlCommand: ParsableCommand {
         commandName: "bench-control",
         abstract: "Measure control round trips (ping, update) against a running, animating daemon.",
         discussion: """
-            With --attacks, run issue 24's hostile inputs instead, each against a fresh daemon on the memory output at \
+            With --attacks, run the hostile inputs instead (floods of Plymouth, psplash and control requests, a PNG bomb, the largest picture, a long combining text, layouts at the limits), each against a fresh daemon on the memory output at \
             640x400, with a second connection pinging every 10 ms: the worst ping beside the quiet one, frames late, \
             memory, and whether the attack's result was applied. Attacks: \(Attack.allCases.map(\.rawValue).joined(separator: ", ")).
             """

@@ -5,7 +5,7 @@ import Testing
 /// The release daemon the attacks run on.
 private let attackExecutable = ProcessInfo.processInfo.environment["SKELETOND_ATTACK_EXECUTABLE"]
 
-/// Issue 24's hostile inputs against a real `skeletond run` process (this build's) on the
+/// Hostile inputs against a real `skeletond run` process (this build's) on the
 /// memory output at 640x400, each while another connection pings every 10 ms: the ping is
 /// answered within 50 ms at every moment of the attack, frames stay on time (the daemon's own
 /// `framesLate`, at most one in 50 drawn, or one in a short attack), the peak memory stays within the attack's budget,

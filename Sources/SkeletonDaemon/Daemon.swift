@@ -162,9 +162,7 @@ public final class Daemon {
         // connect from here on are served after the first frame all the same.
         SystemdNotifier().notify(["READY": "1", "STATUS": "starting: opening the display and drawing the first frame"], logger: logger)
         screen.outputLayouts.applySettings(settingsOutputLayouts(), now: clock.now)
-        // The first frame waits longer for its pictures and texts: nothing else waits yet.
         sprites.grace = Self.firstFrameGrace
-        defer { sprites.grace = Self.frameGrace }
         host.open()
         host.mark("display open")
         if let start = startLayoutToShow() {
@@ -273,6 +271,8 @@ public final class Daemon {
     /// then the loop waits for the next event or deadline and handles what arrived.
     public func turn() {
         let now = clock.now
+        // The first frame waits longer for its pictures and texts: nothing else waits on it yet.
+        sprites.grace = host.firstFrameShown ? Self.frameGrace : Self.firstFrameGrace
         sprites.newTurn()
         collectWork(now: now)
         for event in session.advance(to: now) { handle(event) }

@@ -37,6 +37,7 @@ run: release
 # Every test: Swift unit and process tests, the JSON Schema check, systemd unit verification and
 # the end-to-end test on real kernel DRM drivers under QEMU.
 test: deps
+	@scripts/install-deps.sh --test
 	@scripts/test-all.sh
 
 # The inner loop (a few minutes): the build, the Swift unit and process tests, the layout schema

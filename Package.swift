@@ -41,6 +41,7 @@ let package = Package(
         .target(name: "SkeletonCLI", dependencies: [
             "SkeletonLayout", "SkeletonProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        .target(name: "SkeletonCapture", dependencies: ["SkeletonLayout", "SkeletonSystem"]),
         .target(name: "SkeletonContent", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonPicture", "SkeletonText", "SkeletonSystem"]),
         .target(name: "SkeletonSettings", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonProtocol", "SkeletonSystem", "SkeletonBoot"]),
         .target(name: "SkeletonDaemon",
@@ -56,6 +57,7 @@ let package = Package(
                 "SkeletonSystem",
                 "SkeletonCLI",
                 "SkeletonControl",
+                "SkeletonCapture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -73,6 +75,7 @@ let package = Package(
         .testTarget(name: "SkeletonLayoutTests", dependencies: ["SkeletonLayout"]),
         .testTarget(name: "SkeletonRenderTests", dependencies: ["SkeletonRender", "SkeletonDisplay", "SkeletonContent", "SkeletonPicture"]),
         .testTarget(name: "SkeletonToolTests", dependencies: ["SkeletonTools", "SkeletonPicture"]),
+        .testTarget(name: "SkeletonCaptureTests", dependencies: ["SkeletonCapture", "SkeletonLayout", "SkeletonPicture", "SkeletonRender"]),
         .testTarget(name: "SkeletonProtocolTests", dependencies: ["SkeletonProtocol", "SkeletonCLI"]),
         .testTarget(name: "SkeletonPictureTests", dependencies: ["SkeletonPicture", "SkeletonLayout", "SkeletonRender", "SkeletonDisplay"]),
         .testTarget(name: "SkeletonTextTests", dependencies: ["SkeletonText", "SkeletonRender", "SkeletonLayout", "SkeletonPicture"]),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Installs what building and testing need on a fresh Debian machine (Swift, make, python3,
-# pkg-config and zlib are assumed; systemd is installed for systemd-analyze, which the unit
-# checks use). Idempotent and quiet when everything is there.
+# Installs what building needs on a fresh Debian machine, and with --test what the tests need
+# besides (Swift, make, python3, pkg-config and zlib are assumed; systemd is installed for
+# systemd-analyze, which the unit checks use). Idempotent and quiet when everything is there.
 set -euo pipefail
 missing=()
 pkg-config --exists libdrm 2>/dev/null || missing+=(libdrm-dev)
@@ -12,6 +12,8 @@ pkg-config --exists harfbuzz 2>/dev/null || missing+=(libharfbuzz-dev)
 pkg-config --exists fribidi 2>/dev/null || missing+=(libfribidi-dev)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
 command -v systemd-analyze >/dev/null || missing+=(systemd)
+# `make test` (--test): Chromium for `skeletond capture`'s tests.
+if [ "${1:-}" = "--test" ]; then command -v chromium >/dev/null || missing+=(chromium); fi
 if [ ${#missing[@]} -gt 0 ]; then
     echo "installing ${missing[*]}"
     sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"

@@ -319,6 +319,36 @@ package enum SystemCalls {
     package static func exit(_ status: Int32) -> Never { Glibc.exit(status) }
 
     /// posix_spawn(3) of `arguments` (the first is the executable's path).
+    /// pipe(2), close-on-exec both ends (set at once: nothing else in the process starts programs meanwhile): (read, write).
+    package static func pipe() throws(Errno) -> (read: FileDescriptor, write: FileDescriptor) {
+        var ends: [Int32] = [0, 0]
+        _ = try retryingOnInterrupt("pipe") { Glibc.pipe(&ends) }
+        ends.forEach { setCloseOnExec(FileDescriptor(rawValue: $0)) }
+        return (FileDescriptor(rawValue: ends[0]), FileDescriptor(rawValue: ends[1]))
+    }
+
+    /// posix_spawn(3) of `arguments` (a path, or a name looked up in PATH) with `descriptors`
+    /// given to it at the numbers named (posix_spawn_file_actions_adddup2), and its standard
+    /// output and error sent to /dev/null when `quiet`.
+    package static func spawn(_ arguments: [String], descriptors: [Int32: FileDescriptor], quiet: Bool) throws(Errno) -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for (number, fd) in descriptors.sorted(by: { $0.key < $1.key }) {
+            posix_spawn_file_actions_adddup2(&actions, fd.rawValue, number)
+        }
+        if quiet {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        var pid: pid_t = 0
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let result = posix_spawnp(&pid, arguments[0], &actions, nil, &argv, environ)
+        guard result == 0 else { throw Errno(result, call: "posix_spawn \(arguments[0])") }
+        return pid
+    }
+
     package static func spawn(_ arguments: [String]) throws(Errno) -> Int32 {
         var pid: pid_t = 0
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
@@ -434,6 +464,13 @@ package enum SystemCalls {
     }
 
     package static func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// getcwd(3); nil when it cannot be read.
+    package static func currentDirectory() -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getcwd(&buffer, buffer.count) != nil else { return nil }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
 
     /// access(2) with X_OK: whether the path is a file this process may execute.
     package static func isExecutable(_ path: String) -> Bool { access(path, X_OK) == 0 }

@@ -10,7 +10,7 @@ struct Skeletond: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "skeletond",
         abstract: "Draws an app's skeleton screen on the display from early boot.",
-        subcommands: [RunCommand.self, CacheCommand.self, RenderCommand.self, ValidateCommand.self, TreeCommand.self, BenchCommand.self, BenchControlCommand.self]
+        subcommands: [RunCommand.self, CacheCommand.self, RenderCommand.self, ValidateCommand.self, TreeCommand.self, CaptureCommand.self, BenchCommand.self, BenchControlCommand.self]
     )
 
     /// The daemon started the usual way (`run` and plain flags) goes straight to work:

@@ -9,6 +9,7 @@
 #include <linux/netlink.h>
 #include <sys/ioctl.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,6 +160,18 @@ int sk_eventfd(int blocking) {
 
 int sk_set_thread_niceness(int niceness) {
     return setpriority(PRIO_PROCESS, (id_t)gettid(), niceness);
+}
+
+void sk_block_thread_signals(void) {
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, NULL);
+}
+
+int sk_thread_blocks_signal(int signal_number) {
+    sigset_t current;
+    pthread_sigmask(SIG_BLOCK, NULL, &current);
+    return sigismember(&current, signal_number);
 }
 
 int sk_timerfd(void) {

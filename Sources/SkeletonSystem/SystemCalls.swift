@@ -190,6 +190,7 @@ package enum SystemCalls {
     package static func isBufferOverflow(_ code: Int32) -> Bool { code == ENOBUFS }
 
     package static let hangUpSignal = SIGHUP
+    package static let terminationSignal = SIGTERM
 
     // MARK: framebuffers and the console
 
@@ -283,7 +284,8 @@ package enum SystemCalls {
     }
 
     /// pthread_create(3) of a detached thread running `body`, at `niceness` (`sk_set_thread_niceness`:
-    /// setpriority(2) on its own thread id, since Linux schedules threads one by one).
+    /// setpriority(2) on its own thread id, since Linux schedules threads one by one), with every
+    /// signal blocked (a SIGTERM must reach the loop's signalfd, not end the process here).
     package static func startThread(niceness: Int32, _ body: @escaping @Sendable () -> Void) throws(Errno) {
         final class Start: @unchecked Sendable {
             let body: @Sendable () -> Void
@@ -298,6 +300,7 @@ package enum SystemCalls {
         var thread = pthread_t()
         let result = pthread_create(&thread, &attributes, { raw in
             let start = Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue()
+            sk_block_thread_signals()
             _ = sk_set_thread_niceness(start.niceness)
             start.body()
             return nil
@@ -307,6 +310,9 @@ package enum SystemCalls {
             throw Errno(result, call: "pthread_create")
         }
     }
+
+    /// Whether the calling thread blocks `signal`.
+    package static func threadBlocks(_ signal: Int32) -> Bool { sk_thread_blocks_signal(signal) == 1 }
 
     package static var processID: Int32 { getpid() }
     package static var effectiveUserID: UInt32 { geteuid() }

@@ -49,6 +49,9 @@ public final class WorkerThreads: OffLoopWork, @unchecked Sendable {
         try startThread(generation: 0)
     }
 
+    /// Whether the calling thread blocks SIGTERM (a worker must: see `SystemCalls.startThread`).
+    public static var blocksTermination: Bool { SystemCalls.threadBlocks(SystemCalls.terminationSignal) }
+
     /// Stops the threads once their jobs are done (a test's; the daemon's end with the process).
     public func close() {
         state.withLock { $0.closed = true }

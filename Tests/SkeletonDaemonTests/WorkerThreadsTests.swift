@@ -23,6 +23,21 @@ import Testing
         #expect(work.isIdle)
     }
 
+    /// A SIGTERM sent to the daemon must reach its loop's signalfd: a worker thread that took it
+    /// would end the process with it (the e2e tests' exit 143).
+    @Test func workersBlockEverySignal() throws {
+        let work = try WorkerThreads()
+        defer { work.close() }
+        final class Answer: @unchecked Sendable { var blocks: Bool? }
+        let answer = Answer()
+        work.submit(deadline: 10, { _ in
+            let blocks = WorkerThreads.blocksTermination
+            return Delivery { answer.blocks = blocks }
+        }, expired: {})
+        work.waitBriefly(seconds: 10)
+        #expect(answer.blocks == true)
+    }
+
     @Test func anOverdueJobIsGivenUpAndTheJobsAfterItRunOnANewThread() throws {
         let work = try WorkerThreads()
         defer { work.close() }

@@ -33,6 +33,11 @@ int sk_read_signal(int fd);
 int sk_eventfd(int blocking);
 /* Sets the calling thread's nice value (setpriority on its own thread id). */
 int sk_set_thread_niceness(int niceness);
+/* Blocks every signal in the calling thread (pthread_sigmask): the process's signals go to the
+   thread that takes them (the daemon's loop, through its signalfd), never to a worker. */
+void sk_block_thread_signals(void);
+/* Whether the calling thread blocks `signal_number`. */
+int sk_thread_blocks_signal(int signal_number);
 
 /* A nonblocking CLOCK_MONOTONIC timerfd. */
 int sk_timerfd(void);

@@ -85,6 +85,24 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+// `skeletond preview`: an HTTP and WebSocket server (Hummingbird, on SwiftNIO), in the
+// package's daemon and the development build, not in the static one of the initramfs.
+if !staticBuild {
+    package.dependencies += [
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+    ]
+    package.targets += [
+        .target(name: "SkeletonPreview", dependencies: [
+            "SkeletonLayout", "SkeletonRender", "SkeletonPicture", "SkeletonContent", "SkeletonSystem",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+        ]),
+        .testTarget(name: "SkeletonPreviewTests", dependencies: ["SkeletonPreview", "SkeletonCapture", "SkeletonLayout"]),
+    ]
+    package.targets.first { $0.name == "skeletond" }?.dependencies.append("SkeletonPreview")
+}
+
 // The libFuzzer targets of fuzz/ (scripts/fuzz.sh): only when SKELETOND_FUZZ is set, so that a
 // plain build neither compiles nor links them. They reach internals through `package` access.
 if Context.environment["SKELETOND_FUZZ"] != nil {

@@ -1,7 +1,15 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import SkeletonCapture
 import SkeletonLayout
 import SkeletonSystem
+#if canImport(SkeletonPreview)
+import SkeletonPreview
+#endif
 
 struct CaptureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -42,7 +50,14 @@ struct CaptureCommand: ParsableCommand {
     @Option(help: "The browser to run.")
     var browser = "chromium"
 
+    @Flag(help: "Then open the layout in `skeletond preview` beside the page's screenshot (needs --out).")
+    var preview = false
+
+    @Option(help: "With --preview: the preview's port on 127.0.0.1.")
+    var port = 8642
+
     func validate() throws {
+        if preview && out == nil { throw ValidationError("--preview edits the file of --out") }
         if waitFor != nil && wait > 0 { throw ValidationError("--wait-for and --wait go alone") }
         if wait < 0 || wait > 600 { throw ValidationError("--wait is 0 to 600 seconds") }
         if timeout <= 0 || timeout > 600 { throw ValidationError("--timeout is more than 0, at most 600 seconds") }
@@ -55,11 +70,12 @@ struct CaptureCommand: ParsableCommand {
         capture.timeout = timeout
         capture.name = name
         capture.browser = browser
-        let text: String
-        do { text = try capture.layoutText() } catch {
+        let result: PageCapture.Result
+        do { result = try capture.capture(screenshot: preview) } catch {
             printError([error.description])
             throw ExitCode(1)
         }
+        let text = result.text
         guard let out else {
             print(text, terminator: "")
             return
@@ -68,5 +84,14 @@ struct CaptureCommand: ParsableCommand {
             printError(["cannot write \(out): \(error.text)"])
             throw ExitCode(1)
         }
+        guard preview else { return }
+        #if canImport(SkeletonPreview)
+        var server = PreviewServer(layoutPath: out, port: port)
+        server.beside = result.screenshot.flatMap { Data(base64Encoded: $0) }.map { Array($0) }
+        try PreviewCommand.serve(server)
+        #else
+        printError(["--preview: this build has no preview (the static build of the initramfs)"])
+        throw ExitCode(1)
+        #endif
     }
 }

@@ -10,8 +10,17 @@ struct Skeletond: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "skeletond",
         abstract: "Draws an app's skeleton screen on the display from early boot.",
-        subcommands: [RunCommand.self, CacheCommand.self, RenderCommand.self, ValidateCommand.self, TreeCommand.self, CaptureCommand.self, BenchCommand.self, BenchControlCommand.self]
+        subcommands: commands
     )
+
+    private static var commands: [any ParsableCommand.Type] {
+        var all: [any ParsableCommand.Type] = [RunCommand.self, CacheCommand.self, RenderCommand.self, ValidateCommand.self, TreeCommand.self,
+                                               CaptureCommand.self]
+        #if canImport(SkeletonPreview)
+        all.append(PreviewCommand.self)
+        #endif
+        return all + [BenchCommand.self, BenchControlCommand.self]
+    }
 
     /// The daemon started the usual way (`run` and plain flags) goes straight to work:
     /// ArgumentParser's reflection costs more than the rest of start-up on a slow boot CPU.

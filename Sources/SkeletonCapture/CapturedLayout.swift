@@ -4,7 +4,7 @@ import SkeletonLayout
 /// page drew them, fixed bars with a solid background and `data-skeleton="false"` elements stay
 /// as themselves (not skeletonable, in their colour), repeated siblings of one shape become a
 /// `list` or a `grid` with one template, and the page's background and direction become the
-/// canvas's. Frames are whole pixels, and `"100%"` where a node spans its parent.
+/// canvas's. Frames are whole pixels, and `"100%"` where a node spans its parent's width or height.
 struct CapturedLayout {
     let page: ScannedPage
     let name: String
@@ -20,7 +20,7 @@ struct CapturedLayout {
         var canvas: [String: JSONValue] = ["width": .number(Double(page.width)), "height": .number(Double(page.height)),
                                            "background": .string(page.background)]
         if page.rightToLeft { canvas["direction"] = "rtl" }
-        let children = nodes(for: page.elements, origin: (0, 0), parentWidth: Double(page.width), inTemplate: false)
+        let children = nodes(for: page.elements, origin: (0, 0), parent: (Double(page.width), Double(page.height)), under: page.background)
         return .object(["name": .string(name), "canvas": .object(canvas), "appearance": .object(["tint": .string(tint)]),
                         "root": .object(["kind": "view", "children": .array(children)])])
     }
@@ -50,36 +50,36 @@ struct CapturedLayout {
         return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255
     }
 
-    /// Nodes for `elements`, their frames relative to `origin`; boxes are flattened into their
-    /// leaves, runs of repeated siblings grouped.
-    private mutating func nodes(for elements: [ScannedElement], origin: (Double, Double), parentWidth: Double,
-                                inTemplate: Bool) -> [JSONValue] {
+    /// Nodes for `elements`, their frames relative to `origin`, on a block of colour `under`;
+    /// boxes are flattened into their leaves, runs of repeated siblings grouped.
+    private mutating func nodes(for elements: [ScannedElement], origin: (Double, Double), parent: (width: Double, height: Double),
+                                under: String) -> [JSONValue] {
         var result: [JSONValue] = []
         var index = 0
         while index < elements.count {
             let run = Repetition.run(in: elements, from: index)
-            if run.count >= 2, !inTemplate, let group = group(run, origin: origin) {
+            if run.count >= 2, let group = group(run, origin: origin, under: under) {
                 result.append(group)
                 index += run.count
                 continue
             }
             let element = elements[index]
-            if element.kind == .box, let background = element.background, background != page.background, !inTemplate {
+            if element.kind == .box, let background = element.background, background != under {
                 // A block in a colour of its own (a card, a panel) stays, its contents inside it.
                 let r = element.rect
                 var node: [String: JSONValue] = [
-                    "kind": "view", "frame": frame(r.x - origin.0, r.y - origin.1, r.width, r.height, parentWidth: parentWidth),
+                    "kind": "view", "frame": frame(r.x - origin.0, r.y - origin.1, r.width, r.height, parent: parent),
                     "background": .string(background),
-                    "children": .array(nodes(for: element.children, origin: (r.x, r.y), parentWidth: r.width, inTemplate: false)),
+                    "children": .array(nodes(for: element.children, origin: (r.x, r.y), parent: (r.width, r.height), under: background)),
                 ]
                 addTint(on: background, to: &node)
                 if element.radius > 0 { node["cornerRadius"] = .number(element.radius.rounded()) }
                 if let id = element.id, ids.insert(id).inserted { node["id"] = .string(id) }
                 result.append(.object(node))
             } else if element.kind == .box {
-                result += nodes(for: element.children, origin: origin, parentWidth: parentWidth, inTemplate: inTemplate)
+                result += nodes(for: element.children, origin: origin, parent: parent, under: under)
             } else {
-                result.append(leaf(element, origin: origin, parentWidth: parentWidth, inTemplate: inTemplate))
+                result.append(leaf(element, origin: origin, parent: parent, under: under))
             }
             index += 1
         }
@@ -88,14 +88,14 @@ struct CapturedLayout {
 
     /// A list (one column at a steady pitch) or a grid (rows and columns filled in order) for
     /// a run of repeated siblings; nil when they are placed otherwise.
-    private mutating func group(_ run: [ScannedElement], origin: (Double, Double)) -> JSONValue? {
+    private mutating func group(_ run: [ScannedElement], origin: (Double, Double), under: String) -> JSONValue? {
         guard let placement = Repetition.placement(of: run.map(\.rect)) else { return nil }
         let first = run[0].rect
         let size = (width: first.width.rounded(), height: first.height.rounded())
         guard let template = templateChildren(run) else { return nil }
         // The items' own block (a tile, a card) in its colour, under the template's shapes.
         var cell: [String: JSONValue] = ["kind": "view"]
-        if let background = run[0].background, background != page.background {
+        if let background = run[0].background, background != under {
             cell["background"] = .string(background)
             if run[0].radius > 0 { cell["cornerRadius"] = .number(run[0].radius.rounded()) }
             addTint(on: background, to: &cell)
@@ -104,16 +104,16 @@ struct CapturedLayout {
         switch placement {
         case .list(let pitch):
             let rowHeight = pitch.rounded()
-            return .object(["kind": "list", "frame": frame(x, y, size.width, rowHeight * Double(run.count), parentWidth: nil),
+            return .object(["kind": "list", "frame": frame(x, y, size.width, rowHeight * Double(run.count), parent: nil),
                             "rowHeight": .number(rowHeight), "rows": .number(Double(run.count)),
-                            "row": .object(cell.merging(["frame": frame(0, 0, size.width, size.height, parentWidth: nil),
+                            "row": .object(cell.merging(["frame": frame(0, 0, size.width, size.height, parent: nil),
                                                          "children": .array(template)]) { $1 })])
         case .grid(let columns, let pitchX, let pitchY):
             let rows = (run.count + columns - 1) / columns
             let spacing = (max(0, pitchX.rounded() - size.width), max(0, pitchY.rounded() - size.height))
             let width = Double(columns) * size.width + Double(columns - 1) * spacing.0
             let height = Double(rows) * size.height + Double(rows - 1) * spacing.1
-            return .object(["kind": "grid", "frame": frame(x, y, width, height, parentWidth: nil),
+            return .object(["kind": "grid", "frame": frame(x, y, width, height, parent: nil),
                             "itemSize": .array([.number(size.width), .number(size.height)]),
                             "spacing": .array([.number(spacing.0), .number(spacing.1)]), "items": .number(Double(run.count)),
                             "item": .object(cell.merging(["children": .array(template)]) { $1 })])
@@ -129,24 +129,26 @@ struct CapturedLayout {
         let shown = run.reduce(0) { $0 + $1.leaves.reduce(0) { $0 + $1.area } }
         let drawn = Double(run.count) * template.reduce(0) { $0 + $1.area }
         guard drawn - shown <= Repetition.excessAllowed * shown else { return nil }
-        return template.map { leaf($0, origin: (0, 0), parentWidth: run[0].rect.width, inTemplate: true) }
+        return template.map { leaf($0, origin: (0, 0), parent: (run[0].rect.width, run[0].rect.height), under: nil) }
     }
 
-    private mutating func leaf(_ e: ScannedElement, origin: (Double, Double), parentWidth: Double, inTemplate: Bool) -> JSONValue {
+    /// A leaf's node; `under`: the colour it sits on, nil in a template (which keeps neither the
+    /// colours nor the ids of its leaves: every item would repeat them).
+    private mutating func leaf(_ e: ScannedElement, origin: (Double, Double), parent: (width: Double, height: Double), under: String?) -> JSONValue {
         // A text's shapes go where its lines are, not over the whole box (a flex item taller than its text).
         let r = e.kind == .text ? e.textRect : e.rect
-        var node: [String: JSONValue] = ["frame": frame(r.x - origin.0, r.y - origin.1, r.width, r.height, parentWidth: parentWidth)]
+        var node: [String: JSONValue] = ["frame": frame(r.x - origin.0, r.y - origin.1, r.width, r.height, parent: parent)]
         switch e.kind {
         case .text:
             node["kind"] = "text"
             textKeys(e, into: &node)
-            if let background = e.background, background != page.background, !inTemplate {
+            if let background = e.background, let under, background != under {
                 // A text on a block of its own colour (a heading bar): the block stays, the bars on it.
                 let box = e.rect
                 var bars = node
-                bars["frame"] = frame(r.x - box.x, r.y - box.y, r.width, r.height, parentWidth: box.width)
+                bars["frame"] = frame(r.x - box.x, r.y - box.y, r.width, r.height, parent: (box.width, box.height))
                 var block: [String: JSONValue] = [
-                    "kind": "view", "frame": frame(box.x - origin.0, box.y - origin.1, box.width, box.height, parentWidth: parentWidth),
+                    "kind": "view", "frame": frame(box.x - origin.0, box.y - origin.1, box.width, box.height, parent: parent),
                     "background": .string(background), "children": .array([.object(bars)]),
                 ]
                 if e.radius > 0 { block["cornerRadius"] = .number(e.radius.rounded()) }
@@ -171,7 +173,7 @@ struct CapturedLayout {
             node["kind"] = "view"
         }
         if e.hidden { node["hiddenWhenSkeletonActive"] = true }
-        if !inTemplate, let id = e.id, ids.insert(id).inserted { node["id"] = .string(id) }
+        if under != nil, let id = e.id, ids.insert(id).inserted { node["id"] = .string(id) }
         return .object(node)
     }
 
@@ -191,10 +193,11 @@ struct CapturedLayout {
         if e.align == "center" { node["lastLineAlignment"] = "center" } else if right { node["lastLineAlignment"] = "right" }
     }
 
-    /// `[x, y, width, height]` in whole pixels; the width `"100%"` where it spans the parent.
-    private func frame(_ x: Double, _ y: Double, _ width: Double, _ height: Double, parentWidth: Double?) -> JSONValue {
-        let w: JSONValue = parentWidth.map { x.rounded() == 0 && abs(width - $0) < 1 } == true ? "100%" : .number(width.rounded())
-        return .array([.number(x.rounded()), .number(y.rounded()), w, .number(height.rounded())])
+    /// `[x, y, width, height]` in whole pixels; a width or height `"100%"` where it spans the parent.
+    private func frame(_ x: Double, _ y: Double, _ width: Double, _ height: Double, parent: (width: Double, height: Double)?) -> JSONValue {
+        let w: JSONValue = parent.map { x.rounded() == 0 && abs(width - $0.width) < 1 } == true ? "100%" : .number(width.rounded())
+        let h: JSONValue = parent.map { y.rounded() == 0 && abs(height - $0.height) < 1 } == true ? "100%" : .number(height.rounded())
+        return .array([.number(x.rounded()), .number(y.rounded()), w, h])
     }
 }
 

@@ -23,8 +23,9 @@ struct PreviewPageTests {
         """
     }
 
-    /// Evaluates `expression` in the page until it is true, at most `seconds`; the seconds it took.
-    func waitFor(_ expression: String, in chrome: DevToolsPipe, seconds: Double = 10) throws -> Double? {
+    /// Evaluates `expression` in the page until it is true, at most `seconds` (generous: the
+    /// browser tests of other suites may run beside this one); the seconds it took.
+    func waitFor(_ expression: String, in chrome: DevToolsPipe, seconds: Double = 30) throws -> Double? {
         let start = Date()
         while Date().timeIntervalSince(start) < seconds {
             if try chrome.evaluate(expression, timeout: 10).boolValue == true { return Date().timeIntervalSince(start) }

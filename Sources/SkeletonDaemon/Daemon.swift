@@ -307,7 +307,8 @@ public final class Daemon {
     /// What the work off the loop finished (or gave up) is applied: pictures and texts that
     /// arrived are drawn in the next frame.
     private func collectWork(now: Double) {
-        work.runFinished()
+        // The worker's eventfd is drained where poll reports it; here only what waits is applied.
+        if work.hasFinished { work.runFinished() }
         _ = work.expire(now: now)
         runWaitingCommands()
         if sprites.takeArrivals() {

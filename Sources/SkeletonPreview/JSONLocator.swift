@@ -1,16 +1,13 @@
+import SkeletonLayout
+
 /// Where a JSON path of the layout loader's errors (`root.children[2].frame`) is in the file's
 /// text: the line of the deepest part of the path that the text has (a missing key is reported
 /// at the object that lacks it).
 struct JSONLocator {
-    private enum Step: Equatable {
-        case key(String)
-        case index(Int)
-    }
-
     private let bytes: [UInt8]
     private var position = 0
     private var line = 1
-    private var target: [Step] = []
+    private var target = ""
     private var best: (depth: Int, line: Int) = (0, 1)
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
@@ -18,36 +15,23 @@ struct JSONLocator {
     /// The line (from 1) of `path`, or of its deepest part present.
     static func line(of path: String, in bytes: [UInt8]) -> Int {
         var locator = JSONLocator(bytes)
-        locator.target = steps(path)
+        locator.target = path
         locator.skipSpace()
-        locator.value(at: [])
+        locator.value(at: .document)
         return locator.best.line
     }
 
-    private static func steps(_ path: String) -> [Step] {
-        var steps: [Step] = []
-        for part in path.split(separator: ".") {
-            var rest = Substring(part)
-            if let bracket = rest.firstIndex(of: "[") {
-                if bracket > rest.startIndex { steps.append(.key(String(rest[..<bracket]))) }
-                rest = rest[bracket...]
-                while rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
-                    if let n = Int(rest[rest.index(after: rest.startIndex)..<close]) { steps.append(.index(n)) }
-                    rest = rest[rest.index(after: close)...]
-                }
-            } else {
-                steps.append(.key(String(rest)))
-            }
-        }
-        return steps
+    /// Notes `path`'s line when the target path is it or lies under it (the paths are built by
+    /// the same `JSONPath` as the loader's errors).
+    private mutating func reached(_ path: JSONPath, at line: Int) {
+        let text = path.text
+        guard !text.isEmpty, text.count > best.depth, target.hasPrefix(text) else { return }
+        let next = target.dropFirst(text.count).first
+        guard next == nil || next == "." || next == "[" else { return }
+        best = (text.count, line)
     }
 
-    private mutating func reached(_ path: [Step], at line: Int) {
-        guard path.count > best.depth, path.count <= target.count, Array(target.prefix(path.count)) == path else { return }
-        best = (path.count, line)
-    }
-
-    private mutating func value(at path: [Step]) {
+    private mutating func value(at path: JSONPath) {
         guard position < bytes.count else { return }
         reached(path, at: line)
         switch bytes[position] {
@@ -57,11 +41,11 @@ struct JSONLocator {
             while position < bytes.count, bytes[position] != UInt8(ascii: "}") {
                 let keyLine = line
                 let key = string()
-                reached(path + [.key(key)], at: keyLine)
+                reached(path.key(key), at: keyLine)
                 skipSpace()
                 if position < bytes.count, bytes[position] == UInt8(ascii: ":") { position += 1 }
                 skipSpace()
-                value(at: path + [.key(key)])
+                value(at: path.key(key))
                 skipSpace()
                 if position < bytes.count, bytes[position] == UInt8(ascii: ",") { position += 1; skipSpace() } else { break }
             }
@@ -71,7 +55,7 @@ struct JSONLocator {
             skipSpace()
             var index = 0
             while position < bytes.count, bytes[position] != UInt8(ascii: "]") {
-                value(at: path + [.index(index)])
+                value(at: path.index(index))
                 index += 1
                 skipSpace()
                 if position < bytes.count, bytes[position] == UInt8(ascii: ",") { position += 1; skipSpace() } else { break }

@@ -1,4 +1,6 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.3;(experimentalCGen)
+// experimentalCGen: the WaylandScanner plugin generates C (wayland-scanner's protocol code) for
+// CSkeletonWayland at build time.
 import PackageDescription
 
 /// scripts/build-static.sh sets SKELETOND_STATIC: see SkeletonText below.
@@ -101,6 +103,25 @@ if !staticBuild {
         .testTarget(name: "SkeletonPreviewTests", dependencies: ["SkeletonPreview", "SkeletonCapture", "SkeletonLayout"]),
     ]
     package.targets.first { $0.name == "skeletond" }?.dependencies.append("SkeletonPreview")
+}
+
+// The Wayland output (`--backend wayland`): libwayland-client and the protocols' code that
+// wayland-scanner generates at build time, in the package's daemon and the development build.
+// The static daemon of the initramfs draws on DRM and fbdev only (Debian ships no libwayland-client.a).
+if !staticBuild {
+    package.targets += [
+        .systemLibrary(name: "CWaylandClient", pkgConfig: "wayland-client", providers: [.apt(["libwayland-dev"])]),
+        .plugin(name: "WaylandScanner", capability: .buildTool()),
+        .target(name: "CSkeletonWayland", dependencies: ["CWaylandClient"], plugins: ["WaylandScanner"]),
+        .target(name: "SkeletonWayland", dependencies: [
+            "CSkeletonWayland", "CWaylandClient", "SkeletonDisplay", "SkeletonDaemon", "SkeletonSettings", "SkeletonRender",
+            "SkeletonSystem", "SkeletonProtocol",
+        ]),
+        .testTarget(name: "SkeletonWaylandTests", dependencies: [
+            "SkeletonWayland", "SkeletonDisplay", "SkeletonRender", "SkeletonLayout", "SkeletonPicture", "SkeletonSystem",
+        ]),
+    ]
+    package.targets.first { $0.name == "skeletond" }?.dependencies.append("SkeletonWayland")
 }
 
 // The libFuzzer targets of fuzz/ (scripts/fuzz.sh): only when SKELETOND_FUZZ is set, so that a

@@ -12,8 +12,15 @@ pkg-config --exists harfbuzz 2>/dev/null || missing+=(libharfbuzz-dev)
 pkg-config --exists fribidi 2>/dev/null || missing+=(libfribidi-dev)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
 command -v systemd-analyze >/dev/null || missing+=(systemd)
+# The Wayland output: libwayland-client, and wayland-scanner with the protocols' XML at build time.
+pkg-config --exists wayland-client 2>/dev/null && command -v wayland-scanner >/dev/null || missing+=(libwayland-dev)
+pkg-config --exists wayland-protocols 2>/dev/null || missing+=(wayland-protocols)
 # `make test` (--test): Chromium for `skeletond capture`'s tests.
-if [ "${1:-}" = "--test" ]; then command -v chromium >/dev/null || missing+=(chromium); fi
+# weston (headless, with weston-screenshooter) for the Wayland output's tests.
+if [ "${1:-}" = "--test" ]; then
+    command -v chromium >/dev/null || missing+=(chromium)
+    command -v weston-screenshooter >/dev/null || missing+=(weston)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
     echo "installing ${missing[*]}"
     sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/inotify.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
@@ -152,6 +153,20 @@ int sk_read_signal(int fd) {
     if (n < 0) return errno == EAGAIN ? 0 : -1;
     if (n != sizeof(info)) return 0;
     return (int)info.ssi_signo;
+}
+
+int sk_shared_memory(const char *name, int64_t size) {
+    int fd = memfd_create(name, MFD_CLOEXEC);
+    if (fd < 0) return -1;
+    int result;
+    do { result = ftruncate(fd, (off_t)size); } while (result < 0 && errno == EINTR);
+    if (result < 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
 }
 
 int sk_eventfd(int blocking) {

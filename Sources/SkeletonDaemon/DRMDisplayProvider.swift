@@ -38,6 +38,9 @@ public final class DRMDisplayProvider: DisplayProvider {
         let boot = start.takeBootDisplay()
         defer { boot?.release() }
         framebuffer = nil
+        if settings.backend == .wayland {
+            throw DaemonError("the wayland backend is not in this build: the static daemon of the initramfs draws on DRM and fbdev only")
+        }
         if settings.backend == .memory {
             return MemoryDisplay(size: settings.memorySize, snapshotPath: settings.snapshotPath)
         }

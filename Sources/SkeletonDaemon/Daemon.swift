@@ -103,6 +103,10 @@ public final class Daemon {
         sprites = BackgroundSprites(work: self.work, report: { logger.error("layout: \($0)") })
         self.debugTree = SystemCalls.environment("SKELETON_DEBUG") != nil
         host.onAttach = { [unowned self] in needsDraw = true }
+        host.onEnd = { [unowned self] reason in
+            logger.notice("exiting: \(reason)")
+            running = false
+        }
         host.keepsWaitingForCard = self.initramfs
         host.sprites = sprites
         host.work = self.work

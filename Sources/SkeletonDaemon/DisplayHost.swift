@@ -19,6 +19,9 @@ final class DisplayHost {
     let mark: (String) -> Void
     /// Called when a display is attached: its first frame is owed.
     var onAttach: () -> Void = {}
+    /// Called when the display server the output was a client of went away and the settings
+    /// say to exit (`display.wayland.whenGone`), with why.
+    var onEnd: (String) -> Void = { _ in }
     private(set) var display: (any Display)?
     private(set) var compositors: [OutputCompositor] = []
     /// Makes pictures and texts for every output's compositor.
@@ -143,7 +146,11 @@ final class DisplayHost {
     /// Handles a ready descriptor; false when it is not the host's.
     func handle(_ fd: FileDescriptor) -> Bool {
         if let d = display, fd == d.eventDescriptor {
-            do { try d.handleEvents() } catch { logger.error("display events: \(error)") }
+            do { try d.handleEvents() } catch {
+                if error.displayServerGone { displayServerGone(error) } else { logger.error("display events: \(error)") }
+                return true
+            }
+            applyOutputChanges(d.takeOutputChanges())
             return true
         }
         if let hotplug, fd == hotplug.descriptor {
@@ -249,17 +256,42 @@ final class DisplayHost {
     /// came get one each, dissolving in. Nothing else on screen is touched.
     private func rescanOutputs(eventAt: Double) {
         guard let display else { return }
-        let changes = display.rescanOutputs { logger.notice($0) }
+        applyOutputChanges(display.rescanOutputs { logger.notice($0) }, arrivingAt: eventAt)
+    }
+
+    /// Compositors go with the outputs that went away; outputs that came get one each, drawn
+    /// whole (dissolving in when `arrivingAt` a monitor's plugging in).
+    private func applyOutputChanges(_ changes: OutputChanges, arrivingAt eventAt: Double? = nil) {
         guard !changes.isEmpty else { return }
         compositors.removeAll { c in changes.removed.contains { $0 === c.output } }
         for output in changes.removed { arrivals[output.name] = nil }
         for output in changes.added {
             let compositor = OutputCompositor(output: output, sprites: sprites)
-            compositor.arriveDissolving()
+            if let eventAt {
+                compositor.arriveDissolving()
+                arrivals[output.name] = eventAt
+            } else {
+                logger.info("output \(output.name): now \(output.size)")
+            }
             compositors.append(compositor)
-            arrivals[output.name] = eventAt
         }
         onAttach()
+    }
+
+    /// The compositor the skeleton was a window of went away or closed the window: the daemon
+    /// exits, or goes on with `auto` (the card the compositor held is free again), as
+    /// `display.wayland.whenGone` says.
+    private func displayServerGone(_ error: DisplayError) {
+        logger.warning("\(error)")
+        close()
+        switch settings.wayland.whenGone {
+        case .exit:
+            onEnd("the display server went away (display.wayland.whenGone: exit)")
+        case .auto:
+            logger.notice("going on with the auto backend (display.wayland.whenGone: auto)")
+            settings.backend = .auto
+            open()
+        }
     }
 
     /// Some output is still dissolving in after its monitor was plugged in.
@@ -279,6 +311,7 @@ final class DisplayHost {
         guard let display else { return .incomplete }
         var complete = true
         var deviceGone = false
+        var serverGone: DisplayError?
         for compositor in compositors {
             guard compositor.output.canPresent else { complete = false; continue }
             do {
@@ -291,10 +324,15 @@ final class DisplayHost {
             } catch {
                 // A device that went away (unplugged, unbound, simpledrm replaced by the native
                 // driver) is no fault: it is said below, once.
-                if error.deviceGone { logger.info("present on \(compositor.output.name): \(error)") }
+                if error.deviceGone || error.displayServerGone { logger.info("present on \(compositor.output.name): \(error)") }
                 else { logger.error("present on \(compositor.output.name): \(error)") }
                 deviceGone = deviceGone || error.deviceGone
+                if error.displayServerGone { serverGone = error }
             }
+        }
+        if let serverGone {
+            displayServerGone(serverGone)
+            return .deviceGone
         }
         if deviceGone {
             logger.warning("the display device went away; looking for another one")
@@ -379,6 +417,7 @@ final class DisplayHost {
             try display.reacquire()
             released = false
             logger.info("took the display back")
+            applyOutputChanges(display.takeOutputChanges())
         } catch {
             logger.limited(.error, key: "taking the display back", "taking the display back: \(error)")
         }

@@ -4,10 +4,14 @@ public struct DisplayError: Error, Sendable, CustomStringConvertible {
     /// The device went away (unplugged, or simpledrm replaced by the native driver): close
     /// the display and look for a new one.
     public var deviceGone: Bool
+    /// The display server the output was a client of went away (a Wayland compositor): there is
+    /// no device to look for again; `display.wayland.whenGone` says what follows.
+    public var displayServerGone: Bool
 
-    public init(_ message: String, deviceGone: Bool = false) {
+    public init(_ message: String, deviceGone: Bool = false, displayServerGone: Bool = false) {
         self.message = message
         self.deviceGone = deviceGone
+        self.displayServerGone = displayServerGone
     }
 
     public var description: String { message }

@@ -71,9 +71,13 @@ public protocol Display: AnyObject {
     var hotplugCard: String? { get }
     /// Looks at the connectors again after a hotplug event; `log` says what changed and why.
     func rescanOutputs(log: (String) -> Void) -> OutputChanges
+    /// Outputs that came or went by the display's own events (a Wayland window configured to
+    /// another size), since the last call.
+    func takeOutputChanges() -> OutputChanges
 }
 
 extension Display {
     public var hotplugCard: String? { nil }
     public func rescanOutputs(log: (String) -> Void) -> OutputChanges { OutputChanges() }
+    public func takeOutputChanges() -> OutputChanges { OutputChanges() }
 }

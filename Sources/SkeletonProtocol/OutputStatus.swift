@@ -34,13 +34,17 @@ public struct OutputStatus: Sendable, Equatable {
     /// a client that needs the file waits for the count to move).
     public var snapshot: String?
     public var snapshotsWritten: Int?
+    /// The Wayland output: the compositor's program ("weston", "cage") and the scale the window
+    /// is drawn at ("2", "1.25").
+    public var compositor: String?
+    public var scale: String?
 
     public init() {}
 
     private static var strings: [(String, WritableKeyPath<OutputStatus, String?>)] { [
         ("layout", \.layout), ("mode", \.mode), ("connector", \.connector), ("device", \.device),
         ("singleBuffered", \.singleBuffered), ("problem", \.problem), ("driver", \.driver), ("format", \.format),
-        ("console", \.console), ("snapshot", \.snapshot),
+        ("console", \.console), ("snapshot", \.snapshot), ("compositor", \.compositor), ("scale", \.scale),
     ] }
     private static var integers: [(String, WritableKeyPath<OutputStatus, Int?>)] { [
         ("rotation", \.rotation), ("buffers", \.buffers), ("crtc", \.crtc), ("flipsPending", \.flipsPending),

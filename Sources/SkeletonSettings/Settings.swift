@@ -12,6 +12,8 @@ public enum Backend: String, Sendable, CaseIterable {
     /// A framebuffer device (`/dev/fb0`, or `display.device`).
     case fbdev
     case memory
+    /// A fullscreen window of a Wayland compositor (`display.wayland`); not in the static build.
+    case wayland
 }
 
 /// The daemon's settings: its own file (/etc/skeletond/skeletond.json), then flags.
@@ -41,6 +43,8 @@ public struct Settings: Sendable, Equatable {
     public var displayWaitSeconds = 10.0
     public var memorySize = Size(width: 1280, height: 720)
     public var snapshotPath: String?
+    /// The Wayland backend's compositor, and what follows when it goes away.
+    public var wayland = WaylandSettings()
     public var logLevel = LogLevel.info
     /// The abstract socket name Plymouth's clients are answered on; nil: not at all.
     public var plymouthSocket: String?
@@ -145,6 +149,7 @@ public struct Settings: Sendable, Equatable {
                 if let v = o.member("snapshot") {
                     if case .null = v.value { s.snapshotPath = nil } else { s.snapshotPath = r.string(v.value, v.path) }
                 }
+                if let v = o.member("wayland") { s.wayland = WaylandSettings.read(v.value, v.path, &r) }
                 r.issues += o.unknownKeyIssues()
             }
             if let m = top.member("frameCache") {

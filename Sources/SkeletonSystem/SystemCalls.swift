@@ -20,9 +20,11 @@ package enum SystemCalls {
 
     // MARK: errno
 
-    static var lastErrno: Int32 { errno }
-    static func errorText(_ code: Int32) -> String { String(cString: strerror(code)) }
-    static func isWouldBlock(_ code: Int32) -> Bool { code == EAGAIN || code == EWOULDBLOCK }
+    package static var lastErrno: Int32 { errno }
+    package static func errorText(_ code: Int32) -> String { String(cString: strerror(code)) }
+    package static func isWouldBlock(_ code: Int32) -> Bool { code == EAGAIN || code == EWOULDBLOCK }
+    /// EPROTO: how libwayland says the compositor sent a protocol error.
+    package static func isProtocolError(_ code: Int32) -> Bool { code == EPROTO }
     package static func isNoSuchFile(_ code: Int32) -> Bool { code == ENOENT }
     static func isPermissionDenied(_ code: Int32) -> Bool { code == EACCES || code == EPERM }
 
@@ -226,6 +228,12 @@ package enum SystemCalls {
         let pointer = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd.rawValue, off_t(offset))
         guard let pointer, pointer != MAP_FAILED else { throw Errno.current("mmap") }
         return pointer
+    }
+
+    /// `sk_shared_memory`: memfd_create(2) and ftruncate(2), anonymous shared memory of `size`
+    /// bytes to map and hand to another process (a Wayland compositor's wl_shm pool).
+    package static func sharedMemory(name: String, size: Int) throws(Errno) -> FileDescriptor {
+        FileDescriptor(rawValue: try retryingOnInterrupt("memfd_create") { sk_shared_memory(name, Int64(size)) })
     }
 
     /// munmap(2).

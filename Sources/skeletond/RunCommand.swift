@@ -15,7 +15,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Control socket path.")
     var socket: String?
 
-    @Option(help: "Display backend: auto, drm, fbdev or memory.")
+    @Option(help: "Display backend: auto, drm, fbdev, memory or wayland (a fullscreen window of the compositor at WAYLAND_DISPLAY).")
     var backend: Backend?
 
     @Option(help: "A DRM card (/dev/dri/cardN) or a framebuffer (/dev/fbN); default: the first card with a connected output, else /dev/fb0.")

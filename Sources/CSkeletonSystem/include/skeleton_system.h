@@ -29,6 +29,9 @@ int sk_signalfd(void);
 /* Reads one signal from a signalfd: its number, 0 when none is queued, -1 on error. */
 int sk_read_signal(int fd);
 
+/* Anonymous shared memory of `size` bytes (memfd_create, close-on-exec, then ftruncate), for
+ * buffers handed to another process; -1 with errno on failure. */
+int sk_shared_memory(const char *name, int64_t size);
 /* A close-on-exec eventfd counter, nonblocking unless `blocking`. */
 int sk_eventfd(int blocking);
 /* Sets the calling thread's nice value (setpriority on its own thread id). */

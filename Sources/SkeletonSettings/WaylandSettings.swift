@@ -1,0 +1,36 @@
+import SkeletonLayout
+
+/// The settings' `display.wayland` object, for the Wayland backend: which compositor to be a
+/// window of, and what follows when it goes away.
+public struct WaylandSettings: Sendable, Equatable {
+    /// What the daemon does when the compositor goes away or closes the window.
+    public enum WhenGone: String, Sendable, CaseIterable {
+        /// Exit with status 0: the compositor's unit (or the session) decides what comes next.
+        case exit
+        /// Go on with the `auto` backend: the card the compositor held is free again, and the
+        /// skeleton comes back on it rather than the console.
+        case auto
+    }
+
+    /// The compositor's socket: a name under XDG_RUNTIME_DIR ("wayland-1") or a path; nil takes
+    /// WAYLAND_DISPLAY.
+    public var socket: String?
+    public var whenGone = WhenGone.exit
+
+    public init() {}
+
+    static func read(_ value: JSONValue, _ path: JSONPath, _ r: inout ValueReader) -> WaylandSettings {
+        var s = WaylandSettings()
+        guard var o = r.object(value, path) else { return s }
+        if let v = o.member("socket") {
+            if case .null = v.value { s.socket = nil }
+            else if let text = r.string(v.value, v.path) {
+                if text.isEmpty { r.fail(v.path, "expected a socket name such as \"wayland-1\", a path, or null, found \"\"") }
+                else { s.socket = text }
+            }
+        }
+        if let v = o.member("whenGone"), let w = r.enumeration(v.value, v.path, WhenGone.self) { s.whenGone = w }
+        r.issues += o.unknownKeyIssues()
+        return s
+    }
+}

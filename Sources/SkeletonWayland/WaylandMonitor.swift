@@ -1,0 +1,31 @@
+import CSkeletonWayland
+
+/// One of the compositor's monitors (wl_output, version 2 to 4): its scale, and its name
+/// ("HDMI-A-1") where the compositor says it.
+final class WaylandMonitor {
+    private(set) var proxy: OpaquePointer?
+    private(set) var scale = 1
+    private(set) var name: String?
+
+    init(proxy: OpaquePointer?) {
+        self.proxy = proxy
+        wl_output_add_listener(proxy, &Self.listener, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    func destroy() {
+        if let proxy { wl_output_destroy(proxy) }
+        proxy = nil
+    }
+
+    private static func monitor(_ data: UnsafeMutableRawPointer?) -> WaylandMonitor? {
+        data.map { Unmanaged<WaylandMonitor>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    nonisolated(unsafe) private static var listener = wl_output_listener(
+        geometry: { _, _, _, _, _, _, _, _, _, _ in },
+        mode: { _, _, _, _, _, _ in },
+        done: { _, _ in },
+        scale: { data, _, factor in monitor(data)?.scale = Int(max(1, factor)) },
+        name: { data, _, name in monitor(data)?.name = name.map { String(cString: $0) } },
+        description: { _, _, _ in })
+}

@@ -1,0 +1,152 @@
+import CSkeletonWayland
+import SkeletonLayout
+import SkeletonRender
+
+/// The skeleton's fullscreen xdg-shell toplevel: its surface, what the compositor configured
+/// (the logical size, acknowledged), the scale it prefers, and the frame callback that paces
+/// presents (one frame in flight at a time).
+final class WaylandWindow {
+    private(set) var surface: OpaquePointer?
+    private var xdgSurface: OpaquePointer?
+    private var toplevel: OpaquePointer?
+    private var viewport: OpaquePointer?
+    private var fractional: OpaquePointer?
+    private var frameCallback: OpaquePointer?
+    private let globals: WaylandGlobals
+    /// The size the compositor asked for in its last configure (0 x 0: the client chooses).
+    private var proposed = Size(width: 0, height: 0)
+    /// The logical size acknowledged last; nil before the first configure.
+    private(set) var configured: Size?
+    private var preferred120: Int?
+    /// The monitors the surface is on (wl_surface.enter).
+    private var entered: Set<OpaquePointer> = []
+    /// The size used when the compositor leaves it to the client.
+    let fallbackSize: Size
+    /// The compositor asked the window to close (xdg_toplevel.close).
+    private(set) var closeRequested = false
+    /// Frame callbacks answered: frames the compositor showed.
+    private(set) var framesDone = 0
+
+    /// wl_compositor.create_surface, xdg_wm_base.get_xdg_surface, get_toplevel, set_fullscreen on
+    /// no particular monitor, then an empty commit: the compositor answers with a configure.
+    init(globals: WaylandGlobals, title: String, fallbackSize: Size) {
+        self.globals = globals
+        self.fallbackSize = fallbackSize
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        surface = wl_compositor_create_surface(globals.compositor)
+        wl_surface_add_listener(surface, &Self.surfaceListener, me)
+        if let manager = globals.fractionalScale, globals.viewporter != nil {
+            fractional = wp_fractional_scale_manager_v1_get_fractional_scale(manager, surface)
+            wp_fractional_scale_v1_add_listener(fractional, &Self.fractionalListener, me)
+        }
+        if let viewporter = globals.viewporter { viewport = wp_viewporter_get_viewport(viewporter, surface) }
+        xdgSurface = xdg_wm_base_get_xdg_surface(globals.wmBase, surface)
+        xdg_surface_add_listener(xdgSurface, &Self.xdgSurfaceListener, me)
+        toplevel = xdg_surface_get_toplevel(xdgSurface)
+        xdg_toplevel_add_listener(toplevel, &Self.toplevelListener, me)
+        xdg_toplevel_set_title(toplevel, title)
+        xdg_toplevel_set_app_id(toplevel, "skeletond")
+        xdg_toplevel_set_fullscreen(toplevel, nil)
+        wl_surface_commit(surface)
+    }
+
+    deinit { destroy() }
+
+    /// Destroys the window's objects, children first: the compositor unmaps it.
+    func destroy() {
+        if let frameCallback { wl_callback_destroy(frameCallback) }
+        if let fractional { wp_fractional_scale_v1_destroy(fractional) }
+        if let viewport { wp_viewport_destroy(viewport) }
+        if let toplevel { xdg_toplevel_destroy(toplevel) }
+        if let xdgSurface { xdg_surface_destroy(xdgSurface) }
+        if let surface { wl_surface_destroy(surface) }
+        frameCallback = nil; fractional = nil; viewport = nil; toplevel = nil; xdgSurface = nil; surface = nil
+    }
+
+    /// The scale to draw at: the fractional one where offered, else the largest integer scale of
+    /// the monitors the surface is on (of all of them before it is on any).
+    var scale: SurfaceScale {
+        if let preferred120 { return SurfaceScale(fractional120: preferred120) }
+        let monitors = globals.outputs.values.filter { m in m.proxy.map { entered.contains($0) } ?? false }
+        let pool = monitors.isEmpty ? Array(globals.outputs.values) : monitors
+        return SurfaceScale(integer: pool.map(\.scale).max() ?? 1)
+    }
+
+    /// The monitor the window is on, by the compositor's name for it.
+    var monitorName: String? {
+        globals.outputs.values.first { m in m.proxy.map { entered.contains($0) } ?? false }?.name
+    }
+
+    /// The buffer size the window needs now; nil before the compositor configured it.
+    var bufferSize: Size? { configured.map { scale.bufferSize(for: $0) } }
+
+    /// Attaches no buffer: the compositor unmaps the window; `map` shows it again.
+    func unmap() {
+        guard let surface else { return }
+        if let frameCallback { wl_callback_destroy(frameCallback) }
+        frameCallback = nil
+        wl_surface_attach(surface, nil, 0, 0)
+        wl_surface_commit(surface)
+        configured = nil
+    }
+
+    /// After `unmap`: an empty commit, which the compositor answers with a configure.
+    func map() {
+        guard let surface, configured == nil else { return }
+        xdg_toplevel_set_fullscreen(toplevel, nil)
+        wl_surface_commit(surface)
+    }
+
+    var framePending: Bool { frameCallback != nil }
+
+    /// Attaches `buffer`, damages `damage` (buffer pixels), asks for a frame callback and commits.
+    func commit(_ buffer: ShmBuffer, damage: [PixelRect], scale: SurfaceScale) {
+        guard let surface, let logical = configured else { return }
+        wl_surface_attach(surface, buffer.proxy, 0, 0)
+        if let viewport {
+            if scale.fractional120 != nil { wp_viewport_set_destination(viewport, Int32(logical.width), Int32(logical.height)) }
+            else { wp_viewport_set_destination(viewport, -1, -1) }
+        }
+        wl_surface_set_buffer_scale(surface, Int32(scale.integer))
+        for r in damage { wl_surface_damage_buffer(surface, Int32(r.x), Int32(r.y), Int32(r.width), Int32(r.height)) }
+        frameCallback = wl_surface_frame(surface)
+        wl_callback_add_listener(frameCallback, &Self.frameListener, Unmanaged.passUnretained(self).toOpaque())
+        wl_surface_commit(surface)
+    }
+
+    private func frameDone() {
+        if let frameCallback { wl_callback_destroy(frameCallback) }
+        frameCallback = nil
+        framesDone += 1
+    }
+
+    private func configure(serial: UInt32) {
+        xdg_surface_ack_configure(xdgSurface, serial)
+        configured = proposed.width > 0 && proposed.height > 0 ? proposed : (configured ?? fallbackSize)
+    }
+
+    private static func window(_ data: UnsafeMutableRawPointer?) -> WaylandWindow? {
+        data.map { Unmanaged<WaylandWindow>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    nonisolated(unsafe) private static var surfaceListener = wl_surface_listener(
+        enter: { data, _, output in if let output { window(data)?.entered.insert(output) } },
+        leave: { data, _, output in if let output { window(data)?.entered.remove(output) } })
+
+    nonisolated(unsafe) private static var xdgSurfaceListener = xdg_surface_listener(
+        configure: { data, _, serial in window(data)?.configure(serial: serial) })
+
+    nonisolated(unsafe) private static var toplevelListener = xdg_toplevel_listener(
+        configure: { data, _, width, height, _ in
+            window(data)?.proposed = Size(width: Int(max(0, width)), height: Int(max(0, height)))
+        },
+        close: { data, _ in window(data)?.closeRequested = true },
+        configure_bounds: { _, _, _, _ in },
+        wm_capabilities: { _, _, _ in })
+
+    nonisolated(unsafe) private static var fractionalListener = wp_fractional_scale_v1_listener(
+        preferred_scale: { data, _, scale in window(data)?.preferred120 = scale > 0 ? Int(scale) : nil })
+
+    nonisolated(unsafe) private static var frameListener = wl_callback_listener(
+        done: { data, _, _ in window(data)?.frameDone() })
+}

@@ -36,6 +36,17 @@ let package = Package(
         .systemLibrary(name: "CLibDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .target(name: "CSkeletonDRM", dependencies: ["CLibDRM"]),
         .target(name: "SkeletonDisplay", dependencies: ["SkeletonRender", "SkeletonSystem", "SkeletonPicture", "SkeletonProtocol", "CLibDRM", "CSkeletonDRM"]),
+        // The Wayland output (`--backend wayland`): libwayland-client, and the protocols' code that
+        // wayland-scanner generates at build time. The static build links Debian's libwayland-client
+        // source compiled by scripts/build-wayland.sh, with libffi.a after it.
+        .systemLibrary(name: "CWaylandClient", pkgConfig: "wayland-client", providers: [.apt(["libwayland-dev"])]),
+        .plugin(name: "WaylandScanner", capability: .buildTool()),
+        .target(name: "CSkeletonWayland", dependencies: ["CWaylandClient"],
+                linkerSettings: staticBuild ? [.linkedLibrary("ffi")] : [], plugins: ["WaylandScanner"]),
+        .target(name: "SkeletonWayland", dependencies: [
+            "CSkeletonWayland", "CWaylandClient", "SkeletonDisplay", "SkeletonDaemon", "SkeletonSettings", "SkeletonRender",
+            "SkeletonSystem", "SkeletonProtocol",
+        ]),
         .target(name: "SkeletonBoot", dependencies: ["SkeletonSystem", "SkeletonLayout", "SkeletonRender", "SkeletonDisplay"]),
         .target(name: "SkeletonTools", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "SkeletonSystem", "SkeletonContent",
                                                      "SkeletonBoot", "SkeletonSettings", "SkeletonPicture", "SkeletonProtocol"]),
@@ -60,6 +71,7 @@ let package = Package(
                 "SkeletonCLI",
                 "SkeletonControl",
                 "SkeletonCapture",
+                "SkeletonWayland",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -81,6 +93,9 @@ let package = Package(
         .testTarget(name: "SkeletonProtocolTests", dependencies: ["SkeletonProtocol", "SkeletonCLI"]),
         .testTarget(name: "SkeletonPictureTests", dependencies: ["SkeletonPicture", "SkeletonLayout", "SkeletonRender", "SkeletonDisplay"]),
         .testTarget(name: "SkeletonTextTests", dependencies: ["SkeletonText", "SkeletonRender", "SkeletonLayout", "SkeletonPicture"]),
+        .testTarget(name: "SkeletonWaylandTests", dependencies: [
+            "SkeletonWayland", "SkeletonDisplay", "SkeletonRender", "SkeletonLayout", "SkeletonPicture", "SkeletonSystem",
+        ]),
         .testTarget(name: "SkeletonDisplayTests", dependencies: ["SkeletonDisplay", "SkeletonSystem", "SkeletonLayout", "SkeletonRender", "SkeletonPicture",
                                                                "SkeletonProtocol"]),
     ],
@@ -103,25 +118,6 @@ if !staticBuild {
         .testTarget(name: "SkeletonPreviewTests", dependencies: ["SkeletonPreview", "SkeletonCapture", "SkeletonLayout"]),
     ]
     package.targets.first { $0.name == "skeletond" }?.dependencies.append("SkeletonPreview")
-}
-
-// The Wayland output (`--backend wayland`): libwayland-client and the protocols' code that
-// wayland-scanner generates at build time, in the package's daemon and the development build.
-// The static daemon of the initramfs draws on DRM and fbdev only (Debian ships no libwayland-client.a).
-if !staticBuild {
-    package.targets += [
-        .systemLibrary(name: "CWaylandClient", pkgConfig: "wayland-client", providers: [.apt(["libwayland-dev"])]),
-        .plugin(name: "WaylandScanner", capability: .buildTool()),
-        .target(name: "CSkeletonWayland", dependencies: ["CWaylandClient"], plugins: ["WaylandScanner"]),
-        .target(name: "SkeletonWayland", dependencies: [
-            "CSkeletonWayland", "CWaylandClient", "SkeletonDisplay", "SkeletonDaemon", "SkeletonSettings", "SkeletonRender",
-            "SkeletonSystem", "SkeletonProtocol",
-        ]),
-        .testTarget(name: "SkeletonWaylandTests", dependencies: [
-            "SkeletonWayland", "SkeletonDisplay", "SkeletonRender", "SkeletonLayout", "SkeletonPicture", "SkeletonSystem",
-        ]),
-    ]
-    package.targets.first { $0.name == "skeletond" }?.dependencies.append("SkeletonWayland")
 }
 
 // The libFuzzer targets of fuzz/ (scripts/fuzz.sh): only when SKELETOND_FUZZ is set, so that a

@@ -6,15 +6,18 @@
 # Debian ships no static HarfBuzz (libharfbuzz-dev has no libharfbuzz.a), so Debian's HarfBuzz
 # source is compiled into build/harfbuzz/libharfbuzz.a first (scripts/build-harfbuzz.sh) and
 # found before the shared one; FreeType (libfreetype.a, with the libraries SKELETOND_STATIC adds
-# after it, see Package.swift) and FriBidi (libfribidi.a) are Debian's own archives.
+# after it, see Package.swift) and FriBidi (libfribidi.a) are Debian's own archives. Nor does it
+# ship a static libwayland-client: scripts/build-wayland.sh compiles Debian's source into
+# build/wayland/libwayland-client.a the same way (libffi.a is Debian's).
 export SKELETOND_STATIC=1
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build-harfbuzz.sh
+scripts/build-wayland.sh
 out=build/static
 mkdir -p "$out"
 swift build -c release --scratch-path .build-static --product skeletond -Xswiftc -static-executable -Xlinker -s \
-    -Xlinker -L"$PWD/build/harfbuzz" \
+    -Xlinker -L"$PWD/build/harfbuzz" -Xlinker -L"$PWD/build/wayland" \
     2> >(grep -v -E "statically linked applications requires|mktemp' is dangerous|_ThreadLocal.swift.o" >&2)
 objcopy --remove-section .eh_frame --remove-section .eh_frame_hdr .build-static/release/skeletond "$out/skeletond"
 echo "$out/skeletond: $(stat -c %s "$out/skeletond") bytes"

@@ -39,7 +39,7 @@ public final class DRMDisplayProvider: DisplayProvider {
         defer { boot?.release() }
         framebuffer = nil
         if settings.backend == .wayland {
-            throw DaemonError("the wayland backend is not in this build: the static daemon of the initramfs draws on DRM and fbdev only")
+            throw DaemonError("the wayland backend is opened by the Wayland provider, which this executable lacks")
         }
         if settings.backend == .memory {
             return MemoryDisplay(size: settings.memorySize, snapshotPath: settings.snapshotPath)

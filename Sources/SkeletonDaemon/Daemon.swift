@@ -284,6 +284,7 @@ public final class Daemon {
         resolveWaiters()
         host.openIfDue(now: now)
         let moving = framesMove(at: now)
+        pacer.followsDisplay = host.pacedByDisplay
         if (needsDraw || moving) && pacer.mayDraw(at: now, moving: moving) {
             drawFrame(at: now, moving: moving)
             resolveWaiters()
@@ -341,6 +342,8 @@ public final class Daemon {
         let presentable = host.canPresent
         if !presentable { deadline = nil }
         if needsDraw, presentable, let last = pacer.lastDraw { deadline = min(deadline ?? .infinity, last + pacer.interval) }
+        // A display that paces frames itself took the last one: the next is drawn now.
+        if presentable, let earliest = pacer.pacedEarliest { deadline = min(deadline ?? .infinity, max(now, earliest)) }
         // A frame held for pictures and texts being made is drawn when they arrive (the worker's
         // eventfd wakes the loop) or when the hold ends, not at every frame slot meanwhile.
         if holdingFrame, let held = heldLook { deadline = held.since + Self.spriteHold }

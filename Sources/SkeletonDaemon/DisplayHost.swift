@@ -352,6 +352,9 @@ final class DisplayHost {
         return display.problem
     }
 
+    /// Some output's display paces frames itself (see `DisplayOutput.pacesFrames`).
+    var pacedByDisplay: Bool { compositors.contains { $0.output.pacesFrames } }
+
     var allOutputsCanPresent: Bool { display?.outputs.allSatisfy(\.canPresent) ?? false }
 
     // MARK: Handing over

@@ -8,6 +8,12 @@ struct FramePacer {
     private(set) var framesDrawn = 0
     private(set) var framesLate = 0
     private var recentFrames: [Double] = []
+    /// The display paces frames itself (a Wayland compositor's frame callbacks): a moving
+    /// picture's frame is drawn as soon as the display takes one, `pacedSpacing` of an interval
+    /// after the last at the earliest (the cap holds), not on the pacer's own grid, which drifts
+    /// against the compositor's and misses every other refresh.
+    var followsDisplay = false
+    static let pacedSpacing = 0.75
 
     init(maxFPS: Int) { self.maxFPS = maxFPS }
 
@@ -17,8 +23,15 @@ struct FramePacer {
     /// slot too (a burst of updates must not draw faster than the cap), a moving picture for
     /// its due time.
     func mayDraw(at now: Double, moving: Bool) -> Bool {
+        if followsDisplay, moving, let earliest = pacedEarliest { return now >= earliest }
         let slot = lastDraw.map { $0 + interval - 0.0005 } ?? now
         return now >= max(slot, (moving ? nextFrame : nil) ?? slot)
+    }
+
+    /// While following the display: the earliest time the next moving frame may be drawn.
+    var pacedEarliest: Double? {
+        guard followsDisplay, nextFrame != nil, let lastDraw else { return nil }
+        return lastDraw + interval * Self.pacedSpacing
     }
 
     /// Counts a frame drawn at `now`; returns how late it was when it was (seconds).
@@ -33,6 +46,10 @@ struct FramePacer {
             return nil
         }
         var late: Double?
+        if followsDisplay {
+            nextFrame = now + interval
+            return nil
+        }
         if let scheduled = nextFrame, now > scheduled + interval {
             framesLate += 1
             late = now - scheduled

@@ -27,12 +27,16 @@ public protocol DisplayOutput: AnyObject {
     /// output cannot do that now or `write` failed.
     func presentWhole(_ write: (Canvas) -> Bool) throws(DisplayError) -> Bool
     var framesPresented: Int { get }
+    /// The display says when it takes the next frame (a Wayland compositor's frame callback,
+    /// which makes `canPresent` true again): moving frames follow it rather than a timer.
+    var pacesFrames: Bool { get }
     /// Facts for `status`: mode, CRTC, flips pending.
     var status: OutputStatus { get }
 }
 
 extension DisplayOutput {
     public var mirror: Mirror? { nil }
+    public var pacesFrames: Bool { false }
 
     /// A present of damage drawn into the shadow only.
     public func present(damage: [PixelRect]) throws(DisplayError) -> Bool {

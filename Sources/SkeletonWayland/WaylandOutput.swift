@@ -46,6 +46,8 @@ final class WaylandOutput: DisplayOutput {
 
     var shadow: Canvas { pixels.canvas }
 
+    var pacesFrames: Bool { true }
+
     /// The window is still this size, no frame is in flight, and a buffer is or can be free.
     var canPresent: Bool {
         guard window.surface != nil, !window.framePending, window.bufferSize == size else { return false }

@@ -82,7 +82,8 @@ sys.dont_write_bytecode = True
 import png  # noqa: E402
 import qemu_harness  # noqa: E402
 from test_plymouth_client import fetch_client  # noqa: E402
-from test_harness_minimal_c import Checker  # noqa: E402
+from test_harness_minimal_c import Checker, build_c_program  # noqa: E402
+import handoff  # noqa: E402
 from test_skeletond_drm import SOLID  # noqa: E402
 
 OUT = REPO / "build" / "boot"
@@ -101,7 +102,9 @@ EXCLUDED = ["/usr/share/doc/*", "/usr/share/man/*", "/usr/share/locale/*", "/usr
             "/lib/modules/*/kernel/drivers/gpu/drm/i915/*", "/lib/modules/*/kernel/drivers/gpu/drm/radeon/*",
             "/lib/modules/*/kernel/drivers/staging/*", "/lib/modules/*/kernel/drivers/bluetooth/*",
             "/lib/modules/*/kernel/drivers/usb/*", "/lib/modules/*/kernel/drivers/scsi/*", "/lib/modules/*/kernel/drivers/iio/*"]
-BASE = OUT / f"debian12-base-{hashlib.sha256((PACKAGES + ' '.join(EXCLUDED)).encode()).hexdigest()[:12]}.tar"
+def base_path(packages: str) -> Path:
+    return OUT / f"debian12-base-{hashlib.sha256((packages + ' '.join(EXCLUDED)).encode()).hexdigest()[:12]}.tar"
+
 SIZE = (1024, 768)
 # The start layout as an administrator changes it in the `layout-change` boot: another tint.
 CHANGED = dict(SOLID, appearance={"tint": "#E74C3C"})
@@ -141,16 +144,20 @@ def run(*command: str, **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run(command, check=True, **kwargs)
 
 
-def base_root() -> Path:
-    if not BASE.exists():
+def base_root(extra: str = "") -> Path:
+    """The root's tar (made once, cached by its package list); `extra`: packages besides."""
+    packages = PACKAGES + ("," + extra if extra else "")
+    base = base_path(packages)
+    if not base.exists():
         OUT.mkdir(parents=True, exist_ok=True)
-        print("== mmdebstrap: a Debian 12 root with systemd, its kernel and initramfs-tools (once, cached)")
-        partial = BASE.with_suffix(".partial")
-        run("mmdebstrap", "--quiet", "--variant=apt", f"--include={PACKAGES}",
+        print("== mmdebstrap: a Debian 12 root with systemd, its kernel and initramfs-tools" + (f", and {extra}" if extra else "")
+              + " (once, cached)")
+        partial = base.with_suffix(".partial")
+        run("mmdebstrap", "--quiet", "--variant=apt", f"--include={packages}",
             *[f"--dpkgopt=path-exclude={pattern}" for pattern in EXCLUDED],
             "--format=tar", "bookworm", str(partial))
-        partial.rename(BASE)
-    return BASE
+        partial.rename(base)
+    return base
 
 
 def the_package() -> Path:
@@ -199,7 +206,7 @@ def prepare_root(case: str, deb: Path, work: Path) -> tuple[Path, Path, Path]:
     if root.exists():
         shutil.rmtree(root)
     root.mkdir(parents=True)
-    run("tar", "-xf", str(base_root()), "-C", str(root), "--numeric-owner")
+    run("tar", "-xf", str(base_root(handoff.PACKAGES if case == "handoff" else "")), "-C", str(root), "--numeric-owner")
     shutil.copy(deb, root / "tmp" / "skeletond.deb")
 
     def chroot(*command: str) -> subprocess.CompletedProcess:
@@ -247,7 +254,9 @@ def prepare_root(case: str, deb: Path, work: Path) -> tuple[Path, Path, Path]:
         (src / "build" / "static").mkdir(parents=True)
         for tool in ("skeletond", "skeletonctl"):
             shutil.copy(root / "usr/bin" / tool, src / "build" / "static" / tool)
-    if case in ("initramfs", "no-executable", "chroot-image"):
+    if case == "handoff":
+        handoff.install(root, build_c_program())
+    if case in ("initramfs", "no-executable", "chroot-image", "handoff"):
         shutil.copy(HERE / "guest" / "e2e-initramfs-mark", premount / "e2e-mark")
         (premount / "e2e-mark").chmod(0o755)
     for script in ("e2e-probe", "e2e-after"):
@@ -354,6 +363,8 @@ def boot(root: Path, kernel: Path, initrd: Path, work: Path, timeout: float = 30
         powered_off_at = None
         going_down_at = None
         coming_up = watch_up
+        # A series the guest asked for (@@SERIES NAME ... @@SERIES-END NAME), and when it began.
+        series: tuple[str, float] | None = None
         if watch_up:
             con.settimeout(0.01)
         while True:
@@ -369,6 +380,8 @@ def boot(root: Path, kernel: Path, initrd: Path, work: Path, timeout: float = 30
                 series_shot(qmp, work, result, "down", time.monotonic() - going_down_at)
             elif coming_up:
                 series_shot(qmp, work, result, "up", time.monotonic() - started)
+            elif series is not None:
+                series_shot(qmp, work, result, series[0], time.monotonic() - series[1])
             try:
                 chunk = con.recv(65536)
                 if not chunk:
@@ -390,6 +403,15 @@ def boot(root: Path, kernel: Path, initrd: Path, work: Path, timeout: float = 30
                     if line in ("@@POWEROFF", "@@REBOOT"):
                         going_down_at = time.monotonic()
                         con.settimeout(0.01)
+                    named = re.match(r"@@SERIES(-END)? (\S+)", line)
+                    if named and not named.group(1):
+                        series = (named.group(2), time.monotonic())
+                        result.setdefault(series[0], [])
+                        result.setdefault(f"{series[0]}_frames", {})
+                        con.settimeout(0.01)
+                    elif named:
+                        series = None
+                        con.settimeout(0.2)
                     if line.startswith("@@FINAL") and going_down_at is not None:
                         result["final_at"] = time.monotonic() - going_down_at
                     shoot = re.match(r"@@SHOOT (\S+)", line)
@@ -521,6 +543,21 @@ def check_going_down(c: Checker, label: str, result: dict, skeleton: png.Image, 
         c.check(f"{label}: the skeleton left the screen only after systemd-shutdown's last step (the kernel's device shutdown)",
                 final_at is not None and tail[0][0] >= final_at - FINAL_LAG,
                 f"{[kinds[d] for _, d in tail][:3]} from {tail[0][0]:.2f} s, last step at {final_at}")
+
+
+def check_handoff(c: Checker, result: dict, expected: png.Image, work: Path) -> None:
+    """The skeleton from the initramfs, the kiosk stacks taking the screen over from it, and the
+    way down (Tests/boot/handoff.py)."""
+    c.check("handoff: the boot ran to the power-off", not result["timed_out"] and "poweroff" in result["shots"],
+            f"timed out {result['timed_out']}, markers {[m for _, m in result['markers']][-5:]} (log {work}/serial.txt)")
+    for shot in ("initramfs", "realroot"):
+        if shot in result["shots"]:
+            d = png.compare(png.read(result["shots"][shot]), expected, diff_path=work / f"diff-{shot}.png")
+            c.check(f"handoff: {shot}: the screen equals `skeletond render`", d.ok, str(d))
+        else:
+            c.check(f"handoff: {shot} screenshot taken", False)
+    handoff.check(c, result, expected, SIZE, frame_kinds, marker)
+    check_going_down(c, "handoff", result, expected, "poweroff", work)
 
 
 def shutdown_render(message: str) -> Path:
@@ -830,7 +867,7 @@ def follow_ups(c: Checker, cases: list[str], first: dict, root: Path, kernel: Pa
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--case", action="append", choices=["initramfs", "layout-change", "disabled", "real-root", "no-executable",
-                                                            "no-module", "dracut", "dracut-disabled", *CHROOT_IMAGE])
+                                                            "no-module", "dracut", "dracut-disabled", *CHROOT_IMAGE, "handoff"])
     parser.add_argument("--deb", type=Path, help="install this package instead of building one with `make deb`")
     parser.add_argument("--append", default="", help="kernel parameters for every boot (for example fbcon=vc:2-6)")
     args = parser.parse_args()
@@ -874,7 +911,8 @@ def main() -> int:
             "no-executable": "with the initramfs hook, and /usr/bin/skeletond removed from the real root afterwards",
             "no-module": "with the initramfs hook but no DRM driver in the initramfs",
             "dracut": "dracut instead of initramfs-tools, with the package's dracut module",
-            "chroot-image": "built as a kiosk image is (MODULES=most, no SKELETOND_MODULES, no card in the chroot), on bochs"}[case])
+            "chroot-image": "built as a kiosk image is (MODULES=most, no SKELETOND_MODULES, no card in the chroot), on bochs",
+            "handoff": "with the initramfs hook, Xorg, weston, cage and an app on DRM taking the screen over in turn"}[case])
         began = time.monotonic()
         root, kernel, initrd = prepare_root(case, deb, work)
         prepared = time.monotonic()
@@ -885,6 +923,12 @@ def main() -> int:
         step = "e2e.step=layout-change" if case == "initramfs" and "layout-change" in cases else ""
         if case == "real-root":
             step = "e2e.step=reboot"
+        if case == "handoff":
+            result = boot(root, kernel, initrd, work, timeout=1500, append="e2e.step=handoff")
+            print(f"  {case}: root prepared in {prepared - began:.0f} s, booted to the power-off in {time.monotonic() - prepared:.0f} s")
+            check_handoff(c, result, expected, work)
+            shutil.rmtree(root, ignore_errors=True)
+            continue
         result = boot(root, kernel, initrd, work, timeout=1200 if step == "e2e.step=layout-change" else 300, append=step,
                       watch_up=case == "chroot-image")
         print(f"  {case}: root prepared in {prepared - began:.0f} s ({initrd.stat().st_size >> 20} MB initramfs), booted to the power-off in {time.monotonic() - prepared:.0f} s")

@@ -1,0 +1,132 @@
+"""The `handoff` case of the boot test (Tests/boot/test_debian_boot.py): the kiosk stacks of
+examples/handoff take the screen from the skeleton, each started by its own unit, with
+screenshots as fast as QMP gives them from the unit's start until the app's frame has settled.
+
+Every screenshot must be the skeleton, the app's frame, or (weston) weston's background, which
+examples/handoff/weston.ini sets to the skeleton's background colour; anything else (black,
+the console) is counted with the time it lasted. Where a stack draws a frame of its own before
+its client's (weston's background, cage's black mode set: cage issue 366, wlroots PR 3175), the
+gap is printed as a figure and held to a measured bound. Last, cage is killed after it has taken
+the display: the unit's ExecStopPost must bring the skeleton back."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import png
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+# What the stacks need beyond the base root: Xorg with its modesetting driver and Mesa (glamor
+# copies the frame on screen for -background none), an X client, weston, cage, seatd-launch for
+# their seats, and foot as the Wayland app.
+PACKAGES = "xserver-xorg-core,xinit,x11-xserver-utils,libgl1-mesa-dri,libegl-mesa0,weston,cage,seatd,foot"
+STACKS = ("drm-app", "xorg", "weston", "cage")
+# The apps' frame: one colour over the whole screen.
+APP_COLOUR = (0x27, 0xAE, 0x60)
+# Weston's background before its client has drawn (examples/handoff/weston.ini): the skeleton's.
+WESTON_BACKGROUND = (0xFF, 0xFF, 0xFF)
+# The most a stack may show of anything but the skeleton and its app between them, in seconds
+# (the screenshots' own spacing under TCG is about 20 ms). weston: its background; cage: its
+# black mode set; measured in this test (docs/performance.md).
+GAP_LIMIT = {"drm-app": 0.25, "xorg": 0.25, "weston": 3.0, "cage": 3.0}
+
+APPS = {
+    # An app on DRM (the e2e tests' minimal-modeset), which says it has drawn once its first
+    # frame is up: /run/kiosk/drawn, and the skeleton told with `hide --retain`.
+    "kiosk-app-drm": """#!/bin/sh
+mkdir -p /run/kiosk
+/usr/local/bin/minimal-modeset --color 0x27ae60 > /run/kiosk/app.log 2>&1 &
+pid=$!
+until grep -q '@@FIRST_FRAME_US' /run/kiosk/app.log; do kill -0 "$pid" 2>/dev/null || exit 1; sleep 0.02; done
+touch /run/kiosk/drawn
+/usr/bin/skeletonctl hide --retain
+wait "$pid"
+""",
+    # An X client: the root window in the app's colour.
+    "kiosk-app-x": """#!/bin/sh
+xsetroot -solid '#27AE60' && touch /run/kiosk/drawn
+exec sleep infinity
+""",
+    # A Wayland client: foot with nothing in it, in the app's colour (its cursor too).
+    "kiosk-app-wayland": """#!/bin/sh
+exec foot -o colors.background=27ae60 -o 'cursor.color=27ae60 27ae60' -o pad=0x0 sh -c 'touch /run/kiosk/drawn; exec sleep infinity'
+""",
+}
+
+
+def install(root: Path, minimal_modeset: Path) -> None:
+    """The recipes as a kiosk builder installs them, the test's apps, and the guest script that
+    runs the stacks (e2e.step=handoff). skeletond-hide.service is disabled, as a kiosk image whose
+    app takes the screen over disables it: the skeleton stays from the initramfs to the app."""
+    source = REPO / "examples" / "handoff"
+    units = root / "etc/systemd/system"
+    for unit in source.glob("*.service"):
+        shutil.copy(unit, units / unit.name)
+    (root / "etc/kiosk").mkdir(parents=True, exist_ok=True)
+    shutil.copy(source / "weston.ini", root / "etc/kiosk/weston.ini")
+    lib = root / "usr/local/lib/kiosk"
+    lib.mkdir(parents=True, exist_ok=True)
+    for script in ("x-session", "wayland-session"):
+        shutil.copy(source / script, lib / script)
+        (lib / script).chmod(0o755)
+    bin_ = root / "usr/local/bin"
+    for name, text in APPS.items():
+        (bin_ / name).write_text(text)
+        (bin_ / name).chmod(0o755)
+    shutil.copy(minimal_modeset, bin_ / "minimal-modeset")
+    shutil.copy(HERE / "guest" / "e2e-handoff", bin_ / "e2e-handoff")
+    (bin_ / "e2e-handoff").chmod(0o755)
+    for wants in (units / "multi-user.target.wants").glob("skeletond-hide.service"):
+        wants.unlink()
+    (root / "lib/systemd/system/multi-user.target.wants/skeletond-hide.service").unlink(missing_ok=True)
+
+
+def solid(colour: tuple[int, int, int], size: tuple[int, int]) -> png.Image:
+    return png.Image(size[0], size[1], 3, bytes(colour) * (size[0] * size[1]))
+
+
+def check(c, result: dict, skeleton: png.Image, size: tuple[int, int], frame_kinds, marker) -> None:
+    known = {"skeleton": skeleton, "app": solid(APP_COLOUR, size), "background": solid(WESTON_BACKGROUND, size)}
+    for stack in STACKS:
+        series = f"handoff-{stack}"
+        shots = result.get(series, [])
+        drawn = marker(result, f"DRAWN {stack}")
+        c.check(f"handoff {stack}: the app said it had drawn", drawn not in (None, "never"), f"{drawn}")
+        if not shots:
+            c.check(f"handoff {stack}: screenshots were taken", False)
+            continue
+        kinds = frame_kinds(result[f"{series}_frames"], known)
+        first_app = next((i for i, (_, d) in enumerate(shots) if kinds[d] == "app"), None)
+        runs = timeline(shots, kinds)
+        allowed = {"skeleton", "app"} | ({"background"} if stack == "weston" else set())
+        strange = [(round(t, 2), kinds[d]) for t, d in shots if kinds[d] not in allowed]
+        last_skeleton = max((t for t, d in shots[:first_app] if kinds[d] == "skeleton"), default=None) if first_app is not None else None
+        gap = shots[first_app][0] - last_skeleton if first_app is not None and last_skeleton is not None else None
+        print(f"  figure: handoff {stack}: {len(shots)} screenshots: {runs}; between the last skeleton frame and the app's first: "
+              + (f"{gap * 1000:.0f} ms" if gap is not None else "unknown"))
+        c.check(f"handoff {stack}: the skeleton, then the app's frame, which stays", first_app is not None
+                and all(kinds[d] == "app" for _, d in shots[first_app:]), runs)
+        if stack in ("drm-app", "xorg"):
+            c.check(f"handoff {stack}: no frame is anything but the skeleton or the app (no black, no console)", not strange,
+                    f"{strange[:6]}")
+        c.check(f"handoff {stack}: the gap between the skeleton and the app is under {GAP_LIMIT[stack]} s", gap is not None
+                and gap <= GAP_LIMIT[stack], f"{gap}")
+    shots = result.get("handoff-crash", [])
+    back = marker(result, "BACK")
+    kinds = frame_kinds(result.get("handoff-crash_frames", {}), known)
+    print(f"  figure: handoff crash: cage killed, the skeleton shown again after {back} s; {timeline(shots, kinds)}")
+    c.check("handoff crash: cage killed after taking the display, the skeleton comes back (ExecStopPost), not the console "
+            "or a frozen frame", bool(shots) and kinds[shots[-1][1]] == "skeleton" and back not in (None, "never"),
+            f"{back}: {timeline(shots, kinds)}")
+
+
+def timeline(shots: list, kinds: dict) -> str:
+    runs: list[list] = []
+    for t, d in shots:
+        if runs and runs[-1][0] == kinds[d]:
+            runs[-1][2] = t
+        else:
+            runs.append([kinds[d], t, t])
+    return ", ".join(f"{k} {a:.2f}-{b:.2f} s" for k, a, b in runs)

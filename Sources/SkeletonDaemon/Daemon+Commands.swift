@@ -94,9 +94,13 @@ extension Daemon {
             return performShutdown(mode, id: id)
         case .deactivate:
             if let goingDown { return refuse(goingDown.refusal("deactivate")) }
-            if host.deactivate() { logger.info("deactivated; the display is let go until reactivate") }
+            if host.deactivate() {
+                logger.info("deactivated; the display is let go until reactivate")
+                if session.state == .showing { handOverWatch.began(at: clock.now) }
+            }
             return reply(["deactivated": true])
         case .reactivate:
+            handOverWatch.ended()
             if host.reactivate() {
                 if session.state == .showing || session.state == .hiding { host.reacquire() }
                 needsDraw = true
@@ -195,6 +199,7 @@ extension Daemon {
     /// once the skeleton has gone.
     func performHide(transition: TransitionSpec, retain: Bool, now: Double) -> Session.HideOutcome {
         let outcome = session.hide(transition: transition, retain: retain, now: now)
+        handOverWatch.ended()
         needsDraw = true
         logger.info("hide: \(outcome.rawValue)")
         switch outcome {

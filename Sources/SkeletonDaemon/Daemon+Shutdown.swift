@@ -30,6 +30,7 @@ extension Daemon {
         InitramfsStart.markArgumentZero()
         goingDown = GoingDown(mode: mode)
         _ = host.reactivate()
+        handOverWatch.ended()
         host.takesBackWhenFree = true
         var shown = name
         let show = perform(.show(ShowRequest(layout: name)), id: id, uid: 0)

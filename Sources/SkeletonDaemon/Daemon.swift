@@ -25,6 +25,8 @@ public final class Daemon {
     var pacer: FramePacer
     var running = true
     var needsDraw = false
+    /// After `deactivate`: the app's word that it has drawn, awaited (see `HandOverWatch`).
+    var handOverWatch = HandOverWatch()
     var waiters: [Waiter] = []
     /// What the screen shows besides the session's state: overrides, content, the outputs' own layouts.
     var screen = ScreenContent()
@@ -283,6 +285,7 @@ public final class Daemon {
         if screen.outputLayouts.advance(to: now) { needsDraw = true }
         resolveWaiters()
         host.openIfDue(now: now)
+        if let line = handOverWatch.overdue(now: now) { logger.warning(line) }
         let moving = framesMove(at: now)
         pacer.followsDisplay = host.pacedByDisplay
         if (needsDraw || moving) && pacer.mayDraw(at: now, moving: moving) {
@@ -349,6 +352,7 @@ public final class Daemon {
         if holdingFrame, let held = heldLook { deadline = held.since + Self.spriteHold }
         if let due = session.pendingDue { deadline = min(deadline ?? due, due) }
         if let wake = host.tick(now: now) { deadline = min(deadline ?? wake, wake) }
+        if let wait = handOverWatch.deadline { deadline = min(deadline ?? wait, wait) }
         if let overdue = work.expire(now: now) { deadline = min(deadline ?? overdue, overdue) }
         // Start-up's routine lines wait for the first frame, but never for the loop to sleep.
         logger.releaseHeldLines()

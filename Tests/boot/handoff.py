@@ -78,6 +78,11 @@ def install(root: Path, minimal_modeset: Path) -> None:
     shutil.copy(minimal_modeset, bin_ / "minimal-modeset")
     shutil.copy(HERE / "guest" / "e2e-handoff", bin_ / "e2e-handoff")
     (bin_ / "e2e-handoff").chmod(0o755)
+    # bochs has no Mesa driver: glamor (which copies the skeleton's frame for -background none)
+    # gets Mesa's software one this way. A GPU with a Mesa driver needs nothing.
+    dropin = units / "kiosk-xorg.service.d"
+    dropin.mkdir(parents=True, exist_ok=True)
+    (dropin / "test-vm.conf").write_text("[Service]\nEnvironment=GBM_ALWAYS_SOFTWARE=1\n")
     for wants in (units / "multi-user.target.wants").glob("skeletond-hide.service"):
         wants.unlink()
     (root / "lib/systemd/system/multi-user.target.wants/skeletond-hide.service").unlink(missing_ok=True)
@@ -87,7 +92,22 @@ def solid(colour: tuple[int, int, int], size: tuple[int, int]) -> png.Image:
     return png.Image(size[0], size[1], 3, bytes(colour) * (size[0] * size[1]))
 
 
-def check(c, result: dict, skeleton: png.Image, size: tuple[int, int], frame_kinds, marker) -> None:
+def kind_of(kinds: dict, digest: str, frames: dict, read_ppm) -> str:
+    """A frame that is not a known picture: "drawing" when it holds only the app's colour and
+    black (an app filling its new buffer after its mode set), else what frame_kinds said."""
+    kind = kinds[digest]
+    if kind.startswith("picture"):
+        image = read_ppm(frames[digest])
+        colours = {image.data[i:i + 3] for i in range(0, len(image.data), 3 * 97)}
+        if colours <= {bytes(APP_COLOUR), b"\0\0\0"}:
+            return "drawing"
+    return kind
+
+
+def check(c, result: dict, skeleton: png.Image, size: tuple[int, int], frame_kinds, marker, read_ppm) -> None:
+    """Per stack: the skeleton first, the app's frame last and settled, never the console; what
+    showed between them (black, weston's background, the app drawing) and for how long, held to
+    GAP_LIMIT."""
     known = {"skeleton": skeleton, "app": solid(APP_COLOUR, size), "background": solid(WESTON_BACKGROUND, size)}
     for stack in STACKS:
         series = f"handoff-{stack}"
@@ -97,25 +117,28 @@ def check(c, result: dict, skeleton: png.Image, size: tuple[int, int], frame_kin
         if not shots:
             c.check(f"handoff {stack}: screenshots were taken", False)
             continue
-        kinds = frame_kinds(result[f"{series}_frames"], known)
+        frames = result[f"{series}_frames"]
+        raw = frame_kinds(frames, known)
+        kinds = {d: kind_of(raw, d, frames, read_ppm) for d in frames}
         first_app = next((i for i, (_, d) in enumerate(shots) if kinds[d] == "app"), None)
         runs = timeline(shots, kinds)
-        allowed = {"skeleton", "app"} | ({"background"} if stack == "weston" else set())
-        strange = [(round(t, 2), kinds[d]) for t, d in shots if kinds[d] not in allowed]
-        last_skeleton = max((t for t, d in shots[:first_app] if kinds[d] == "skeleton"), default=None) if first_app is not None else None
-        gap = shots[first_app][0] - last_skeleton if first_app is not None and last_skeleton is not None else None
-        print(f"  figure: handoff {stack}: {len(shots)} screenshots: {runs}; between the last skeleton frame and the app's first: "
-              + (f"{gap * 1000:.0f} ms" if gap is not None else "unknown"))
-        c.check(f"handoff {stack}: the skeleton, then the app's frame, which stays", first_app is not None
+        last_skeleton = next((t for t, d in reversed(shots[:first_app]) if kinds[d] == "skeleton"), None) if first_app else None
+        gap = shots[first_app][0] - last_skeleton if first_app and last_skeleton is not None else None
+        between = sorted({kinds[d] for t, d in shots[:first_app or 0] if last_skeleton is not None and t > last_skeleton})
+        print(f"  figure: handoff {stack}: {len(shots)} screenshots: {runs}; from the last skeleton frame to the app's first: "
+              + (f"{gap * 1000:.0f} ms ({', '.join(between) or 'nothing between'})" if gap is not None else "unknown"))
+        c.check(f"handoff {stack}: the skeleton first", kinds[shots[0][1]] == "skeleton", runs)
+        c.check(f"handoff {stack}: then the app's frame, which stays", first_app is not None
                 and all(kinds[d] == "app" for _, d in shots[first_app:]), runs)
-        if stack in ("drm-app", "xorg"):
-            c.check(f"handoff {stack}: no frame is anything but the skeleton or the app (no black, no console)", not strange,
-                    f"{strange[:6]}")
-        c.check(f"handoff {stack}: the gap between the skeleton and the app is under {GAP_LIMIT[stack]} s", gap is not None
+        strange = [(round(t, 2), kinds[d]) for t, d in shots if kinds[d].startswith("picture")]
+        c.check(f"handoff {stack}: never the console or another picture", not strange, f"{strange[:6]}")
+        c.check(f"handoff {stack}: from the skeleton to the app within {GAP_LIMIT[stack]} s", gap is not None
                 and gap <= GAP_LIMIT[stack], f"{gap}")
     shots = result.get("handoff-crash", [])
     back = marker(result, "BACK")
-    kinds = frame_kinds(result.get("handoff-crash_frames", {}), known)
+    frames = result.get("handoff-crash_frames", {})
+    raw = frame_kinds(frames, known)
+    kinds = {d: kind_of(raw, d, frames, read_ppm) for d in frames}
     print(f"  figure: handoff crash: cage killed, the skeleton shown again after {back} s; {timeline(shots, kinds)}")
     c.check("handoff crash: cage killed after taking the display, the skeleton comes back (ExecStopPost), not the console "
             "or a frozen frame", bool(shots) and kinds[shots[-1][1]] == "skeleton" and back not in (None, "never"),

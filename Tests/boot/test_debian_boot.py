@@ -556,7 +556,7 @@ def check_handoff(c: Checker, result: dict, expected: png.Image, work: Path) -> 
             c.check(f"handoff: {shot}: the screen equals `skeletond render`", d.ok, str(d))
         else:
             c.check(f"handoff: {shot} screenshot taken", False)
-    handoff.check(c, result, expected, SIZE, frame_kinds, marker)
+    handoff.check(c, result, expected, SIZE, frame_kinds, marker, read_ppm)
     check_going_down(c, "handoff", result, expected, "poweroff", work)
 
 

@@ -51,7 +51,7 @@ exec sleep infinity
 """,
     # A Wayland client: foot with nothing in it, in the app's colour (its cursor too).
     "kiosk-app-wayland": """#!/bin/sh
-exec foot -o colors.background=27ae60 -o 'cursor.color=27ae60 27ae60' -o pad=0x0 sh -c 'touch /run/kiosk/drawn; exec sleep infinity'
+exec foot -o colors.background=27ae60 -o 'cursor.color=27ae60 27ae60' -o pad=0x0 sh -c 'touch /run/kiosk/drawn; exec sleep infinity' 2>/run/kiosk/app.log
 """,
 }
 
@@ -83,9 +83,14 @@ def install(root: Path, minimal_modeset: Path) -> None:
     dropin = units / "kiosk-xorg.service.d"
     dropin.mkdir(parents=True, exist_ok=True)
     (dropin / "test-vm.conf").write_text("[Service]\nEnvironment=GBM_ALWAYS_SOFTWARE=1\n")
-    for wants in (units / "multi-user.target.wants").glob("skeletond-hide.service"):
-        wants.unlink()
-    (root / "lib/systemd/system/multi-user.target.wants/skeletond-hide.service").unlink(missing_ok=True)
+    # ... and its modesetting driver refuses glamor on that driver (llvmpipe) unless asked for.
+    conf = root / "etc/X11/xorg.conf.d"
+    conf.mkdir(parents=True, exist_ok=True)
+    (conf / "10-test-vm.conf").write_text('Section "Device"\n    Identifier "card"\n    Driver "modesetting"\n'
+                                          '    Option "AccelMethod" "glamor"\nEndSection\n')
+    # Masked, not disabled: the first boot's presets would enable it again.
+    (units / "skeletond-hide.service").unlink(missing_ok=True)
+    (units / "skeletond-hide.service").symlink_to("/dev/null")
 
 
 def solid(colour: tuple[int, int, int], size: tuple[int, int]) -> png.Image:

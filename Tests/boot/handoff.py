@@ -78,16 +78,6 @@ def install(root: Path, minimal_modeset: Path) -> None:
     shutil.copy(minimal_modeset, bin_ / "minimal-modeset")
     shutil.copy(HERE / "guest" / "e2e-handoff", bin_ / "e2e-handoff")
     (bin_ / "e2e-handoff").chmod(0o755)
-    # bochs has no Mesa driver: glamor (which copies the skeleton's frame for -background none)
-    # gets Mesa's software one this way. A GPU with a Mesa driver needs nothing.
-    dropin = units / "kiosk-xorg.service.d"
-    dropin.mkdir(parents=True, exist_ok=True)
-    (dropin / "test-vm.conf").write_text("[Service]\nEnvironment=GBM_ALWAYS_SOFTWARE=1\n")
-    # ... and its modesetting driver refuses glamor on that driver (llvmpipe) unless asked for.
-    conf = root / "etc/X11/xorg.conf.d"
-    conf.mkdir(parents=True, exist_ok=True)
-    (conf / "10-test-vm.conf").write_text('Section "Device"\n    Identifier "card"\n    Driver "modesetting"\n'
-                                          '    Option "AccelMethod" "glamor"\nEndSection\n')
     # Masked, not disabled: the first boot's presets would enable it again.
     (units / "skeletond-hide.service").unlink(missing_ok=True)
     (units / "skeletond-hide.service").symlink_to("/dev/null")

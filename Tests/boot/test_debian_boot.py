@@ -233,7 +233,7 @@ def prepare_root(case: str, deb: Path, work: Path) -> tuple[Path, Path, Path]:
         (root / "etc/initramfs-tools/conf.d/boot-test").write_text("COMPRESS=zstd\n")
     else:
         # no-module: the hook adds no DRM driver (none named, and MODULES=list adds none).
-        modules = "" if case == "no-module" else "bochs"
+        modules = "" if case == "no-module" else "virtio_gpu" if case == "handoff" else "bochs"
         (root / "etc/skeletond/initramfs").write_text(f'SKELETOND_INITRAMFS={hook}\nSKELETOND_MODULES="{modules}"\n')
         # A lean initramfs, as a kiosk image may have: the root disk's modules only (MODULES=dep
         # cannot see the disk from a chroot), plus what the hook adds.
@@ -924,7 +924,8 @@ def main() -> int:
         if case == "real-root":
             step = "e2e.step=reboot"
         if case == "handoff":
-            result = boot(root, kernel, initrd, work, timeout=1500, append="e2e.step=handoff")
+            # virtio-gpu: wlroots (cage) needs PRIME import, which bochs lacks.
+            result = boot(root, kernel, initrd, work, timeout=1500, append="e2e.step=handoff", device=VIRTIO)
             print(f"  {case}: root prepared in {prepared - began:.0f} s, booted to the power-off in {time.monotonic() - prepared:.0f} s")
             check_handoff(c, result, expected, work)
             shutil.rmtree(root, ignore_errors=True)

@@ -255,7 +255,7 @@ def prepare_root(case: str, deb: Path, work: Path) -> tuple[Path, Path, Path]:
         for tool in ("skeletond", "skeletonctl"):
             shutil.copy(root / "usr/bin" / tool, src / "build" / "static" / tool)
     if case == "handoff":
-        handoff.install(root, build_c_program())
+        handoff.install(root, build_c_program(), chroot)
     if case in ("initramfs", "no-executable", "chroot-image", "handoff"):
         shutil.copy(HERE / "guest" / "e2e-initramfs-mark", premount / "e2e-mark")
         (premount / "e2e-mark").chmod(0o755)

@@ -21,7 +21,7 @@ REPO = HERE.parents[1]
 # What the stacks need beyond the base root: Xorg with its modesetting driver and Mesa (glamor
 # copies the frame on screen for -background none), an X client, weston, cage, seatd-launch for
 # their seats, and foot as the Wayland app.
-PACKAGES = "xserver-xorg-core,xinit,x11-xserver-utils,libgl1-mesa-dri,libegl-mesa0,weston,cage,seatd,foot"
+PACKAGES = "xserver-xorg-core,xinit,x11-xserver-utils,libgl1-mesa-dri,libegl-mesa0,weston,cage,xwayland,seatd,foot"
 STACKS = ("drm-app", "xorg", "weston", "cage")
 # The apps' frame: one colour over the whole screen.
 APP_COLOUR = (0x27, 0xAE, 0x60)
@@ -109,7 +109,8 @@ def check(c, result: dict, skeleton: png.Image, size: tuple[int, int], frame_kin
         drawn = marker(result, f"DRAWN {stack}")
         c.check(f"handoff {stack}: the app said it had drawn", drawn not in (None, "never"), f"{drawn}")
         told = marker(result, f"TOLD {stack}") or ""
-        c.check(f"handoff {stack}: kiosk-drawn.path told the skeleton to go (hide --retain)", told.startswith("active"), told)
+        c.check(f"handoff {stack}: kiosk-drawn.path told the skeleton to go (hide --retain)",
+                told.startswith("active") and '"state":"idle"' in told, told)
         if not shots:
             c.check(f"handoff {stack}: screenshots were taken", False)
             continue

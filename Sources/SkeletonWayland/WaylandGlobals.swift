@@ -1,4 +1,5 @@
 import CSkeletonWayland
+import SkeletonLayout
 
 /// The compositor's globals the output binds (wl_registry): what draws (wl_compositor, wl_shm),
 /// what makes a fullscreen window (xdg_wm_base), what scales (wl_output, wp_viewporter,
@@ -21,6 +22,10 @@ final class WaylandGlobals {
         registry = wl_display_get_registry(display)
         wl_registry_add_listener(registry, &Self.listener, Unmanaged.passUnretained(self).toOpaque())
     }
+
+    /// The first monitor's logical size (by the order the compositor announced them): where a
+    /// fullscreen window goes when the compositor has not sized it yet.
+    var firstMonitorSize: Size? { outputs.keys.sorted().lazy.compactMap { self.outputs[$0]?.logicalSize }.first }
 
     /// What a fullscreen window needs and the compositor did not offer, if anything.
     var missing: String? {

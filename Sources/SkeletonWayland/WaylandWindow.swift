@@ -20,7 +20,7 @@ final class WaylandWindow {
     private var preferred120: Int?
     /// The monitors the surface is on (wl_surface.enter).
     private var entered: Set<OpaquePointer> = []
-    /// The size used when the compositor leaves it to the client.
+    /// The size used when the compositor leaves it to the client and says no monitor's size.
     let fallbackSize: Size
     /// The compositor asked the window to close (xdg_toplevel.close).
     private(set) var closeRequested = false
@@ -122,7 +122,9 @@ final class WaylandWindow {
 
     private func configure(serial: UInt32) {
         xdg_surface_ack_configure(xdgSurface, serial)
-        configured = proposed.width > 0 && proposed.height > 0 ? proposed : (configured ?? fallbackSize)
+        // 0 x 0: the client chooses. Some compositors (cage) size a fullscreen window only once
+        // it has drawn: its monitor's size then, so that the first frame is the right one.
+        configured = proposed.width > 0 && proposed.height > 0 ? proposed : (configured ?? globals.firstMonitorSize ?? fallbackSize)
     }
 
     private static func window(_ data: UnsafeMutableRawPointer?) -> WaylandWindow? {

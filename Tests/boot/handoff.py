@@ -48,9 +48,11 @@ wait "$pid"
 xsetroot -solid '#27AE60' && touch /run/kiosk/drawn
 exec sleep infinity
 """,
-    # A Wayland client: foot with nothing in it, in the app's colour (its cursor too).
+    # A Wayland client: foot with nothing in it, in the app's colour (its cursor too). foot
+    # cannot say when it has drawn, and starts its shell before its first frame: the shell says
+    # so a second later, when that frame is up even under TCG.
     "kiosk-app-wayland": """#!/bin/sh
-exec foot -o colors.background=27ae60 -o 'cursor.color=27ae60 27ae60' -o pad=0x0 sh -c 'touch /run/kiosk/drawn; exec sleep infinity' 2>/run/kiosk/app.log
+exec foot -o colors.background=27ae60 -o 'cursor.color=27ae60 27ae60' -o pad=0x0 sh -c 'sleep 1; touch /run/kiosk/drawn; exec sleep infinity' 2>/run/kiosk/app.log
 """,
 }
 

@@ -98,13 +98,17 @@ def solid(colour: tuple[int, int, int], size: tuple[int, int]) -> png.Image:
 
 def kind_of(kinds: dict, digest: str, frames: dict, read_ppm) -> str:
     """A frame that is not a known picture: "drawing" when it holds only the app's colour and
-    black (an app filling its new buffer after its mode set), else what frame_kinds said."""
+    black (an app filling its new buffer after its mode set), "mapping" when the app's colour
+    covers part of it (the app's first frame at its own size, before the compositor has made it
+    fullscreen), else what frame_kinds said."""
     kind = kinds[digest]
     if kind.startswith("picture"):
         image = read_ppm(frames[digest])
-        colours = {image.data[i:i + 3] for i in range(0, len(image.data), 3 * 97)}
-        if colours <= {bytes(APP_COLOUR), b"\0\0\0"}:
+        samples = [image.data[i:i + 3] for i in range(0, len(image.data), 3 * 97)]
+        if set(samples) <= {bytes(APP_COLOUR), b"\0\0\0"}:
             return "drawing"
+        if samples.count(bytes(APP_COLOUR)) * 20 >= len(samples):
+            return "mapping"
     return kind
 
 

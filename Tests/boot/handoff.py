@@ -1,13 +1,15 @@
 """The `handoff` case of the boot test (Tests/boot/test_debian_boot.py): the kiosk stacks of
-examples/handoff take the screen from the skeleton, each started by its own unit, with
-screenshots as fast as QMP gives them from the unit's start until the app's frame has settled.
+examples/handoff (an app on DRM, Xorg, weston's kiosk-shell, cage) take the screen from the
+skeleton in turn, each started by its own unit as written there, on virtio-gpu (wlroots needs
+PRIME import, which bochs lacks), with screenshots as fast as QMP gives them from the unit's
+start until the app's frame has settled.
 
-Every screenshot must be the skeleton, the app's frame, or (weston) weston's background, which
-examples/handoff/weston.ini sets to the skeleton's background colour; anything else (black,
-the console) is counted with the time it lasted. Where a stack draws a frame of its own before
-its client's (weston's background, cage's black mode set: cage issue 366, wlroots PR 3175), the
-gap is printed as a figure and held to a measured bound. Last, cage is killed after it has taken
-the display: the unit's ExecStopPost must bring the skeleton back."""
+Per stack: the skeleton first (from the DRM daemon, then, for weston and cage, as their first
+client's Wayland window: the same pixels), the app's frame last and staying, never the console;
+the time on frames that are neither (black, weston's background, the app drawing or mapping)
+printed as a figure and held to a measured bound (cage issue 366, wlroots PR 3175: cage's first
+mode set is black). kiosk-drawn.path must have told the skeleton to go. Last, cage is killed
+after it has taken the display: the unit's ExecStopPost must bring the skeleton back."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ public enum Backend: String, Sendable, CaseIterable {
     /// A framebuffer device (`/dev/fb0`, or `display.device`).
     case fbdev
     case memory
-    /// A fullscreen window of a Wayland compositor (`display.wayland`); not in the static build.
+    /// A fullscreen window of a Wayland compositor (`display.wayland`).
     case wayland
 }
 

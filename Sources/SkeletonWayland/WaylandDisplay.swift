@@ -63,9 +63,9 @@ public final class WaylandDisplay: Display {
         followConfigure()
     }
 
-    /// A window configured to another buffer size gets a new output, drawn whole.
+    /// A window configured to another buffer size or scale gets a new output, drawn whole.
     private func followConfigure() {
-        guard let size = window.bufferSize, size != output?.size else { return }
+        guard let size = window.bufferSize, size != output?.size || window.scale != output?.scale else { return }
         if let old = output {
             old.destroyBuffers()
             changes.removed.append(old)

@@ -9,7 +9,6 @@ import SkeletonSystem
 /// remembers what changed on screen since it was last written (`stale`), so a present copies
 /// the frame's damage and that, never the whole buffer again.
 final class ShmBuffer {
-    let size: Size
     let canvas: Canvas
     private(set) var proxy: OpaquePointer?
     private var memory: UnsafeMutableRawPointer?
@@ -33,7 +32,6 @@ final class ShmBuffer {
         do { memory = try SystemCalls.mapShared(fd, length: length) } catch {
             throw DisplayError("wayland: mapping a \(size) buffer: \(error)")
         }
-        self.size = size
         canvas = Canvas(base: memory!.assumingMemoryBound(to: UInt32.self), width: size.width, height: size.height, stride: size.width)
         stale = [canvas.bounds]
         let pool = wl_shm_create_pool(shm, fd.rawValue, Int32(length))

@@ -24,8 +24,6 @@ final class WaylandWindow {
     let fallbackSize: Size
     /// The compositor asked the window to close (xdg_toplevel.close).
     private(set) var closeRequested = false
-    /// Frame callbacks answered: frames the compositor showed.
-    private(set) var framesDone = 0
 
     /// wl_compositor.create_surface, xdg_wm_base.get_xdg_surface, get_toplevel, set_fullscreen on
     /// no particular monitor, then an empty commit: the compositor answers with a configure.
@@ -117,7 +115,6 @@ final class WaylandWindow {
     private func frameDone() {
         if let frameCallback { wl_callback_destroy(frameCallback) }
         frameCallback = nil
-        framesDone += 1
     }
 
     private func configure(serial: UInt32) {

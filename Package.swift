@@ -47,6 +47,15 @@ let package = Package(
             "CSkeletonWayland", "CWaylandClient", "SkeletonDisplay", "SkeletonDaemon", "SkeletonSettings", "SkeletonRender",
             "SkeletonSystem", "SkeletonProtocol",
         ]),
+        // Prompts at boot: systemd's password agent protocol and Plymouth's questions answered
+        // from the keyboard, read through libinput with xkbcommon's keymaps. The static build
+        // links them compiled from Debian's source by scripts/build-input.sh.
+        .target(name: "SkeletonPrompt", dependencies: ["SkeletonSystem"]),
+        .systemLibrary(name: "CLibInput", pkgConfig: "libinput", providers: [.apt(["libinput-dev"])]),
+        .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
+        .target(name: "CSkeletonInput", dependencies: ["CLibInput"]),
+        .target(name: "SkeletonInput", dependencies: ["CLibInput", "CXKBCommon", "CSkeletonInput", "SkeletonPrompt", "SkeletonSystem"],
+                linkerSettings: staticBuild ? ["mtdev", "evdev", "udev", "m"].map { .linkedLibrary($0) } : []),
         .target(name: "SkeletonBoot", dependencies: ["SkeletonSystem", "SkeletonLayout", "SkeletonRender", "SkeletonDisplay"]),
         .target(name: "SkeletonTools", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "SkeletonSystem", "SkeletonContent",
                                                      "SkeletonBoot", "SkeletonSettings", "SkeletonPicture", "SkeletonProtocol"]),
@@ -59,7 +68,7 @@ let package = Package(
         .target(name: "SkeletonSettings", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonProtocol", "SkeletonSystem", "SkeletonBoot"]),
         .target(name: "SkeletonDaemon",
                 dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "SkeletonProtocol", "SkeletonSystem", "SkeletonBoot",
-                               "SkeletonContent", "SkeletonSettings"]),
+                               "SkeletonContent", "SkeletonSettings", "SkeletonPrompt", "SkeletonInput"]),
         .executableTarget(
             name: "skeletond",
             dependencies: [
@@ -85,6 +94,8 @@ let package = Package(
         .testTarget(name: "SkeletonDaemonTests",
                     dependencies: ["SkeletonDaemon", "SkeletonSettings", "SkeletonBoot", "SkeletonProtocol", "SkeletonDisplay", "SkeletonPicture",
                                    "SkeletonSystem", "SkeletonTools"]),
+        .testTarget(name: "SkeletonPromptTests", dependencies: ["SkeletonPrompt", "SkeletonInput", "SkeletonRender", "SkeletonLayout",
+                                                              "SkeletonContent", "SkeletonPicture", "SkeletonSystem"]),
         .testTarget(name: "SkeletonBootTests", dependencies: ["SkeletonBoot", "SkeletonDisplay", "SkeletonLayout", "SkeletonRender"]),
         .testTarget(name: "SkeletonLayoutTests", dependencies: ["SkeletonLayout"]),
         .testTarget(name: "SkeletonRenderTests", dependencies: ["SkeletonRender", "SkeletonDisplay", "SkeletonContent", "SkeletonPicture"]),

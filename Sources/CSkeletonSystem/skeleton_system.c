@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/inotify.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
@@ -250,6 +251,38 @@ int sk_inotify_directory(const char *path) {
     }
     return fd;
 }
+
+int sk_inotify_directory_changes(const char *path) {
+    int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    if (fd < 0) return -1;
+    if (inotify_add_watch(fd, path, IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE) < 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+int sk_send_datagram(const char *path, const uint8_t *bytes, size_t count) {
+    struct sockaddr_un address;
+    socklen_t length;
+    if (fill_address(&address, &length, path) < 0) return -1;
+    int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    ssize_t sent;
+    do {
+        sent = sendto(fd, bytes, count, MSG_DONTWAIT | MSG_NOSIGNAL, (struct sockaddr *)&address, length);
+    } while (sent < 0 && errno == EINTR);
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return sent < 0 ? -1 : 0;
+}
+
+int sk_set_dumpable(int dumpable) { return prctl(PR_SET_DUMPABLE, dumpable ? 1 : 0, 0, 0, 0); }
+
+void sk_zero(void *pointer, size_t count) { explicit_bzero(pointer, count); }
 
 void sk_inotify_drain(int fd) {
     char buffer[4096];

@@ -39,12 +39,20 @@ extension Daemon {
     }
 
     /// A request of Plymouth's clients, through its adapter.
-    func answer(_ request: PlymouthRequest) -> PlymouthReply {
+    /// nil: answered later, with `ticket` (a password or a question, once typed).
+    func answer(_ request: PlymouthRequest, ticket: PlymouthTicket) -> PlymouthReply? {
         guard var adapter = plymouthAdapter else { return .nak }
         let action = adapter.action(for: request)
         plymouthAdapter = adapter
         switch action {
         case .answer(let reply): return reply
+        case .prompt(let prompt):
+            return askPlymouth(prompt, ticket: ticket)
+        case .watchKeystroke(let keys):
+            return watchKeystroke(keys, ticket: ticket)
+        case .ignoreKeystroke(let keys):
+            prompts.ignoreKeystroke(keys)
+            return .ack
         case .command(let command, let answer):
             guard !mustWait(command) else {
                 // Acknowledged now, carried out in its turn.

@@ -35,6 +35,12 @@ public final class Daemon {
     var plymouthAdapter: PlymouthAdapter?
     /// psplash's FIFO, when the settings ask for it.
     var psplash: PsplashFIFO?
+    /// systemd's password questions, read as an agent does (`prompts.agent`).
+    var agent: PasswordAgent?
+    /// The questions on screen and the keyboard they are typed on (Daemon+Prompts.swift).
+    var prompts: PromptDesk!
+    /// The console shows a question left to it (`stepAside`).
+    var steppedAside = false
     let startTime: Double
     let debugTree: Bool
     /// Started in the initramfs (`SKELETOND_INITRAMFS=1`): it marks itself for the real root
@@ -110,6 +116,7 @@ public final class Daemon {
             running = false
         }
         host.keepsWaitingForCard = self.initramfs
+        prompts = makePromptDesk()
         host.sprites = sprites
         host.work = self.work
         start.sprites = ContentSprites()
@@ -144,7 +151,8 @@ public final class Daemon {
         if let name = settings.plymouthSocket {
             do {
                 let plymouth = try PlymouthServer(name: name, logger: logger)
-                plymouth.execute = { [unowned self] request in answer(request) }
+                plymouth.execute = { [unowned self] request, ticket in answer(request, ticket: ticket) }
+                plymouth.abandoned = { [unowned self] ticket in prompts.plymouthAbandoned(ticket) }
                 self.plymouth = plymouth
                 plymouthAdapter = PlymouthAdapter(socket: "@" + name, logger: logger)
                 logger.info("answering Plymouth's clients on @\(name)")
@@ -162,6 +170,7 @@ public final class Daemon {
                 logger.warning("psplash: cannot read commands from \(path) (\(error)); psplash-write's messages are not shown")
             }
         }
+        startAgent()
         host.mark("socket listening")
         // Ready now, not after the first frame: a splash must never hold the boot (units ordered
         // after this one would wait for a driver to load and a frame to be drawn). Clients that
@@ -261,8 +270,10 @@ public final class Daemon {
         waiters = []
         dropWaitingCommands()
         server?.close()
+        prompts.hidden()
         plymouth?.close()
         psplash?.close()
+        agent?.close()
         if initramfs { InitramfsStart.removeMarker(socketPath: settings.socketPath) }
         host.shutdown(retained: session.retained)
         (work as? WorkerThreads)?.close()
@@ -286,6 +297,7 @@ public final class Daemon {
         resolveWaiters()
         host.openIfDue(now: now)
         if let line = handOverWatch.overdue(now: now) { logger.warning(line) }
+        promptsTick(now: now)
         let moving = framesMove(at: now)
         pacer.followsDisplay = host.pacedByDisplay
         if (needsDraw || moving) && pacer.mayDraw(at: now, moving: moving) {
@@ -302,7 +314,8 @@ public final class Daemon {
             case .descriptor(let fd, _) where work.watches.contains(where: { $0.descriptor == fd }):
                 work.runFinished()
             case .descriptor(let fd, let what):
-                if server?.handle(fd, what) != true && plymouth?.handle(fd, what) != true && psplash?.handle(fd) != true {
+                if server?.handle(fd, what) != true && plymouth?.handle(fd, what) != true && psplash?.handle(fd) != true
+                    && !handlePromptEvent(fd) {
                     _ = host.handle(fd)
                 }
             }
@@ -326,7 +339,8 @@ public final class Daemon {
     }
 
     private var watches: [Watch] {
-        (server?.watches ?? []) + (plymouth?.watches ?? []) + (psplash?.watches ?? []) + host.watches + work.watches
+        (server?.watches ?? []) + (plymouth?.watches ?? []) + (psplash?.watches ?? []) + (agent?.watches ?? []) + prompts.watches
+            + host.watches + work.watches
     }
 
     /// Frames change over time: the session moves, or a monitor just plugged in dissolves in.
@@ -353,6 +367,7 @@ public final class Daemon {
         if let due = session.pendingDue { deadline = min(deadline ?? due, due) }
         if let wake = host.tick(now: now) { deadline = min(deadline ?? wake, wake) }
         if let wait = handOverWatch.deadline { deadline = min(deadline ?? wait, wait) }
+        if let due = promptsDeadline { deadline = min(deadline ?? due, due) }
         if let overdue = work.expire(now: now) { deadline = min(deadline ?? overdue, overdue) }
         // Start-up's routine lines wait for the first frame, but never for the loop to sleep.
         logger.releaseHeldLines()
@@ -363,7 +378,7 @@ public final class Daemon {
         holdingFrame = false
         // Nothing shown: what lies beneath was drawn when the skeleton went away, and a retained
         // frame must stay as it is.
-        guard host.display != nil, let frame = session.frame(at: now) else { needsDraw = false; return }
+        guard host.display != nil, var frame = session.frame(at: now) else { needsDraw = false; return }
         let layouts = screen.outputLayouts
         holdingFrame = holdsFrame(for: frame.look, now: now)
         if holdingFrame {
@@ -372,6 +387,7 @@ public final class Daemon {
             needsDraw = true
             return
         }
+        frame.prompt = prompts.picture
         switch host.present(frame, as: { layouts.frame($0, for: $1, now: now) }) {
         case .deviceGone:
             needsDraw = true
@@ -409,7 +425,9 @@ public final class Daemon {
         case .appeared:
             host.reacquire()
             didAppear()
+            offerAgentQuestions()
         case .disappeared(let retained):
+            prompts.hidden()
             markHidden(true)
             needsDraw = false
             if retained { host.release(retainingPicture: true) } else { host.close() }

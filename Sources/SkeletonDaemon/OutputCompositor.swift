@@ -27,6 +27,11 @@ public final class OutputCompositor {
 
     private static let ease = TimingCurve(.easeInOut)
 
+    /// Draws prompts on this output; made with the first prompt.
+    private var overlay: PromptOverlay?
+    /// The prompt the shadow shows, if any.
+    private var shownPrompt: PromptPicture?
+
     /// Makes the pixels of pictures and texts; nil: they show as skeletons.
     private let sprites: SpriteSource?
 
@@ -67,6 +72,7 @@ public final class OutputCompositor {
     /// Renderers that showed pictures or texts as skeletons while they were made are made again
     /// (their sprites have arrived).
     public func dropRenderersAwaitingSprites() {
+        if overlay?.awaitsSprites == true { shownPrompt = nil }
         for (look, r) in renderers where r.awaitsSprites { renderers[look] = nil }
         if latest?.awaitsSprites == true { latest = nil }
     }
@@ -88,6 +94,7 @@ public final class OutputCompositor {
         guard let frame else {
             shadow.copy(shadow.bounds, from: beneath.canvas)
             shadowOwner = nil
+            shownPrompt = nil
             framesDrawn += 1
             return ([shadow.bounds], false)
         }
@@ -100,9 +107,16 @@ public final class OutputCompositor {
                 if shadowOwner.map({ !main.continueFrom($0) }) ?? true { main.invalidate() }
                 shadowOwner = main
             }
-            return (main.render(at: frame.animationTime, into: shadow, mirror: mirror), mirror != nil)
+            guard frame.prompt != nil || shownPrompt != nil else {
+                return (main.render(at: frame.animationTime, into: shadow, mirror: mirror), mirror != nil)
+            }
+            return (drawWithPrompt(frame, main), false)
         }
         shadowOwner = nil
+        defer {
+            if let prompt = frame.prompt { promptOverlay().draw(prompt, region: shadow.bounds, into: shadow) }
+            shownPrompt = frame.prompt
+        }
         let skeleton = scratch(&current)
         main.renderFull(at: frame.animationTime, into: skeleton.canvas)
         if let old = frame.previous {
@@ -114,6 +128,35 @@ public final class OutputCompositor {
         shadow.dissolve(shadow.bounds, under: beneath.canvas, over: skeleton.canvas,
                         alpha: UInt32((min(1, max(0, frame.opacity)) * 255).rounded()))
         return ([shadow.bounds], false)
+    }
+
+    /// A steady frame with a prompt over it, or the first without one after it: the skeleton's
+    /// damage, and the panel when the prompt changed, are redrawn and the prompt drawn over them.
+    /// A prompt that comes or goes redraws the whole output (the dimming covers it all).
+    private func drawWithPrompt(_ frame: SessionFrame, _ main: FrameRenderer) -> [PixelRect] {
+        let shadow = output.shadow
+        let overlay = promptOverlay()
+        defer { shownPrompt = frame.prompt }
+        if frame.prompt == nil || shownPrompt == nil || (overlay.coversOutput && frame.prompt?.differsOnlyInEntry(from: shownPrompt!) != true) {
+            main.renderFull(at: frame.animationTime, into: shadow)
+            if let prompt = frame.prompt { overlay.draw(prompt, region: shadow.bounds, into: shadow) }
+            return [shadow.bounds]
+        }
+        var damage = main.render(at: frame.animationTime, into: shadow)
+        if frame.prompt != shownPrompt { damage.append(overlay.panel) }
+        // One rectangle around all of it: dimming is not idempotent, so no pixel may be drawn twice.
+        let region = damage.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1) }.intersection(shadow.bounds)
+        guard !region.isEmpty else { return [] }
+        main.draw(region, at: frame.animationTime, into: shadow)
+        overlay.draw(frame.prompt!, region: region, into: shadow)
+        return [region]
+    }
+
+    private func promptOverlay() -> PromptOverlay {
+        if let overlay { return overlay }
+        let made = PromptOverlay(outputSize: output.size, sprites: sprites)
+        overlay = made
+        return made
     }
 
     /// `frame` as this output shows it while it dissolves in.

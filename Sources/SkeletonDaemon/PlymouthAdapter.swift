@@ -1,16 +1,22 @@
 import SkeletonLayout
+import SkeletonPrompt
 import SkeletonProtocol
 
 /// Plymouth's requests as control commands, answered as plymouthd answers a splash: show, hide,
 /// quit, messages, progress, deactivate and reactivate become the socket's commands; the boot
-/// mode, status and the rest are noted (`PlymouthNotes`, reported by `status`); a password or a
-/// question gets "no answer" at once (the asking agent then asks on the console), so a boot
-/// never waits on one; what this protocol does not know gets a NAK.
+/// mode, status and the rest are noted (`PlymouthNotes`, reported by `status`); a password, a
+/// question and a keystroke watch go to the prompts (`PromptDesk`), which answer them when typed
+/// or with "no answer" (the asker then asks on the console); what this protocol does not know
+/// gets a NAK.
 struct PlymouthAdapter {
     /// What a request comes to: an answer at once, or a command whose reply gives the answer.
     enum Action {
         case answer(PlymouthReply)
         case command(Command, answer: @Sendable (Reply) -> PlymouthReply)
+        /// Answered when typed: a password or a question (`prompt`), or a keystroke watch.
+        case prompt(Prompt)
+        case watchKeystroke(keys: String?)
+        case ignoreKeystroke(keys: String?)
     }
 
     private(set) var notes: PlymouthNotes
@@ -26,8 +32,10 @@ struct PlymouthAdapter {
     mutating func action(for request: PlymouthRequest) -> Action {
         let acknowledged: @Sendable (Reply) -> PlymouthReply = { _ in .ack }
         switch request.command {
-        case .ping, .keystrokeRemove:
+        case .ping:
             return .answer(.ack)
+        case .keystrokeRemove:
+            return .ignoreKeystroke(keys: request.argument == nil ? nil : request.text)
         case .update:
             notes.status = request.text
         case .changeMode:
@@ -71,8 +79,15 @@ struct PlymouthAdapter {
             let retain = request.argument?.first.map { $0 != 0 } ?? false
             logger.info("plymouth: quit\(retain ? " --retain-splash" : "")")
             return .command(.hide(HideRequest(transition: TransitionSpec.none, retain: retain)), answer: acknowledged)
-        case .password, .cachedPassword, .question, .keystroke:
-            logger.limited(.notice, key: "plymouth prompt", "plymouth: answered a \(Self.describe(request.command)) (\"\(request.text)\") with no answer: skeletond shows no prompts, so the asking program asks on its own")
+        case .password:
+            return .prompt(Prompt(kind: .password, message: request.text))
+        case .question:
+            return .prompt(Prompt(kind: .question, message: request.text, echo: true))
+        case .keystroke:
+            return .watchKeystroke(keys: request.argument == nil || request.text.isEmpty ? nil : request.text)
+        case .cachedPassword:
+            // No password is cached here: the client asks for one (plymouthd answers the same
+            // way when its cache is empty).
             return .answer(.noAnswer)
         case .newRoot:
             // update-root-fs --new-root-dir: only the daemon from the initramfs has a root to move.
@@ -99,14 +114,5 @@ struct PlymouthAdapter {
             return .answer(.nak)
         }
         return .answer(.ack)
-    }
-
-    private static func describe(_ command: PlymouthRequest.Command) -> String {
-        switch command {
-        case .password: return "password request"
-        case .cachedPassword: return "cached password request"
-        case .question: return "question"
-        default: return "keystroke watch"
-        }
     }
 }

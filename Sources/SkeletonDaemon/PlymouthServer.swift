@@ -1,3 +1,4 @@
+import SkeletonPrompt
 import SkeletonSettings
 import SkeletonProtocol
 import SkeletonSystem
@@ -6,7 +7,8 @@ import SkeletonSystem
 /// clients (`plymouth`, systemd's units, cryptsetup's password agents, distribution scripts)
 /// talk to, answered here the way plymouthd answers. Only root may drive it, as with plymouthd
 /// (an abstract socket has no file permissions); others get a NAK. Each request is answered
-/// at once; a connection whose replies pile up unread is closed. Clients that connect and never
+/// at once, except a password or a question, whose answer comes when it is typed (the
+/// connection's later requests wait for it); a connection whose replies pile up unread is closed. Clients that connect and never
 /// send (or send half a request and stop) cannot lock the others out: at the connection limit,
 /// the one that has been quiet longest is closed for the newcomer.
 final class PlymouthServer {
@@ -16,8 +18,12 @@ final class PlymouthServer {
     private var connections: [FileDescriptor: Connection] = [:]
     /// Counts accepts and reads: a connection's `lastActive` orders it by how long it has been quiet.
     private var activity = 0
-    /// Carries out one request and says what to answer.
-    var execute: (PlymouthRequest) -> PlymouthReply = { _ in .nak }
+    /// Carries out one request and says what to answer; nil: the answer comes later, through
+    /// `fulfil` with the ticket.
+    var execute: (PlymouthRequest, PlymouthTicket) -> PlymouthReply? = { _, _ in .nak }
+    /// A request answered later whose client went away before the answer.
+    var abandoned: (PlymouthTicket) -> Void = { _ in }
+    private var serial = 0
 
     static let maximumConnections = 64
     private static let unreadLimit = 4096
@@ -34,10 +40,12 @@ final class PlymouthServer {
         var queueStart = 0
         var output: [UInt8] = []
         var lastActive: Int
+        /// The request whose answer comes later; the requests after it wait.
+        var pending: PlymouthTicket?
 
         var hasQueuedRequests: Bool { queueStart < queue.count }
         /// Something to run this turn: requests, or a stream that cannot be cut to answer and close.
-        var hasWork: Bool { hasQueuedRequests || framer.isBroken }
+        var hasWork: Bool { (hasQueuedRequests && pending == nil) || (framer.isBroken && pending == nil) }
 
         init(fd: FileDescriptor, uid: UInt32?, lastActive: Int) {
             self.fd = fd
@@ -132,12 +140,18 @@ final class PlymouthServer {
     /// stream that cannot be cut further is answered and closed.
     private func run(_ c: Connection) {
         let end = min(c.queue.count, c.queueStart + Self.requestsPerTurn)
-        while c.queueStart < end {
+        while c.queueStart < end, c.pending == nil {
             let request = c.queue[c.queueStart]
             c.queueStart += 1
             let reply: PlymouthReply
             if c.uid == 0 {
-                reply = execute(request)
+                serial += 1
+                let ticket = PlymouthTicket(connection: c.fd, serial: serial)
+                guard let now = execute(request, ticket) else {
+                    c.pending = ticket
+                    break
+                }
+                reply = now
             } else {
                 logger.limited(.warning, key: "plymouth refused", "plymouth: refused a request from uid \(c.uid.map(String.init) ?? "unknown"): only root may drive the splash")
                 reply = .nak
@@ -158,6 +172,31 @@ final class PlymouthServer {
         flush(c)
     }
 
+    /// The answer to a request `execute` left pending; false when its client has gone.
+    @discardableResult
+    func fulfil(_ ticket: PlymouthTicket, with reply: PlymouthReply) -> Bool {
+        guard let c = connections[ticket.connection], c.pending == ticket else { return false }
+        c.pending = nil
+        c.output += reply.bytes
+        flush(c)
+        return true
+    }
+
+    /// A password as the answer to a pending request: written from memory that is wiped
+    /// afterwards (what the socket does not take at once waits in the connection's output).
+    @discardableResult
+    func fulfil(_ ticket: PlymouthTicket, secret: SecretBuffer) -> Bool {
+        guard let c = connections[ticket.connection], c.pending == ticket else { return false }
+        c.pending = nil
+        flush(c)
+        secret.withBytes(prefix: PlymouthReply.answerHeader(size: secret.byteCount)) { bytes in
+            let sent = c.output.isEmpty ? SystemCalls.sendWithoutWaiting(c.fd, bytes) : 0
+            if sent < bytes.count { c.output += bytes[sent...] }
+        }
+        flush(c)
+        return true
+    }
+
     private func flush(_ c: Connection) {
         while !c.output.isEmpty {
             let sent = SystemCalls.sendWithoutWaiting(c.fd, c.output)
@@ -174,5 +213,12 @@ final class PlymouthServer {
     private func drop(_ c: Connection) {
         guard connections.removeValue(forKey: c.fd) != nil else { return }
         c.fd.close()
+        if let ticket = c.pending { abandoned(ticket) }
     }
+}
+
+/// A Plymouth request whose answer comes later: its connection and a number no other request has.
+struct PlymouthTicket: Hashable {
+    let connection: FileDescriptor
+    let serial: Int
 }

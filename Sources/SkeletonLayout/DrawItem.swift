@@ -18,6 +18,15 @@ public struct SkeletonShape: Sendable, Hashable {
     public var gradient: [Color]
     /// Seconds this shape's animation runs behind (node delay plus stagger).
     public var delay: Double
+
+    public init(rect: Rect, clip: Rect, cornerRadius: Double, tint: Color, gradient: [Color], delay: Double) {
+        self.rect = rect
+        self.clip = clip
+        self.cornerRadius = cornerRadius
+        self.tint = tint
+        self.gradient = gradient
+        self.delay = delay
+    }
 }
 
 /// What to draw, in painter's order.

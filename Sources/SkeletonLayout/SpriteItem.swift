@@ -9,4 +9,12 @@ public struct SpriteItem: Sendable, Hashable {
     public var fallback: SkeletonShape
     /// The node's JSON path, for errors.
     public var nodePath: String
+
+    public init(rect: Rect, clip: Rect, content: SpriteContent, fallback: SkeletonShape, nodePath: String) {
+        self.rect = rect
+        self.clip = clip
+        self.content = content
+        self.fallback = fallback
+        self.nodePath = nodePath
+    }
 }

@@ -13,8 +13,13 @@ public enum PlymouthReply: Equatable, Sendable {
         case .noAnswer: return [0x05]
         case .answer(let text):
             let utf8 = Array(text.utf8)
-            let n = UInt32(utf8.count)
-            return [0x02, UInt8(n & 0xFF), UInt8((n >> 8) & 0xFF), UInt8((n >> 16) & 0xFF), UInt8(n >> 24)] + utf8
+            return Self.answerHeader(size: utf8.count) + utf8
         }
+    }
+
+    /// An answer's first bytes: ANSWER and the size of the text that follows, little-endian.
+    public static func answerHeader(size: Int) -> [UInt8] {
+        let n = UInt32(clamping: size)
+        return [0x02, UInt8(n & 0xFF), UInt8((n >> 8) & 0xFF), UInt8((n >> 16) & 0xFF), UInt8(n >> 24)]
     }
 }

@@ -23,6 +23,8 @@ public struct RunFlags: Sendable, Equatable {
     public var logLevel: LogLevel?
     /// A directory for the frame cache; "none" turns it off.
     public var frameCache: String?
+    /// The prompts' keymap: LAYOUT[:VARIANT] or a compiled keymap's path.
+    public var keymap: String?
 
     public init() {}
 
@@ -41,6 +43,7 @@ public struct RunFlags: Sendable, Equatable {
         if let rotation, Rotation(degrees: rotation) == nil { return "--rotation must be 0, 90, 180 or 270" }
         if let displayWait, !(0...600).contains(displayWait) { return "--display-wait must be from 0 to 600 seconds" }
         if frameCache == "" { return "--frame-cache must be a directory or none" }
+        if keymap == "" { return "--keymap must be a layout such as de or de:nodeadkeys, or a keymap file's path" }
         return nil
     }
 
@@ -60,6 +63,7 @@ public struct RunFlags: Sendable, Equatable {
         if let displayWait { s.displayWaitSeconds = displayWait }
         if let logLevel { s.logLevel = logLevel }
         if let frameCache { s.frameCacheDirectory = frameCache == "none" ? nil : frameCache }
+        if let keymap { s.prompts.keymap = keymap }
     }
 
     /// The long names of every flag, without the dashes.
@@ -111,6 +115,7 @@ public struct RunFlags: Sendable, Equatable {
         case "rotation": rotation = Int(value); return rotation.flatMap(Rotation.init(degrees:)) != nil
         case "log-level": logLevel = LogLevel(name: value); return logLevel != nil
         case "frame-cache": frameCache = value
+        case "keymap": keymap = value
         default: return false
         }
         return true

@@ -54,6 +54,8 @@ public struct Settings: Sendable, Equatable {
     public var frameCacheDirectory: String? = Settings.defaultFrameCacheDirectory
     /// What shows while the system goes down (`shutdown`).
     public var shutdown = ShutdownSettings()
+    /// Passwords and questions asked at boot, and the keyboard they are typed on.
+    public var prompts = PromptSettings()
 
     public init() {}
 
@@ -180,6 +182,7 @@ public struct Settings: Sendable, Equatable {
                 r.issues += o.unknownKeyIssues()
             }
             if let m = top.member("shutdown") { s.shutdown = ShutdownSettings.read(m.value, m.path, &r) }
+            if let m = top.member("prompts") { s.prompts = PromptSettings.read(m.value, m.path, &r) }
             if let m = top.member("logLevel"), let text = r.string(m.value, m.path) {
                 if let level = LogLevel(name: text) { s.logLevel = level }
                 else { r.fail(m.path, "unknown log level \"\(text)\": expected error, warning, notice, info or debug") }

@@ -61,9 +61,12 @@ package enum SystemCalls {
 
     /// send(2) with MSG_DONTWAIT: as much as the socket takes now (0 when it takes nothing).
     package static func sendWithoutWaiting(_ fd: FileDescriptor, _ bytes: [UInt8]) -> Int {
-        let n = bytes.withUnsafeBytes { raw in
-            try? retryingOnInterrupt("send") { Glibc.send(fd.rawValue, raw.baseAddress, raw.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
-        }
+        bytes.withUnsafeBytes { sendWithoutWaiting(fd, $0) }
+    }
+
+    /// `sendWithoutWaiting` of bytes in memory the caller owns (a secret, wiped afterwards).
+    package static func sendWithoutWaiting(_ fd: FileDescriptor, _ raw: UnsafeRawBufferPointer) -> Int {
+        let n = try? retryingOnInterrupt("send") { Glibc.send(fd.rawValue, raw.baseAddress, raw.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
         return n ?? 0
     }
 
@@ -174,6 +177,33 @@ package enum SystemCalls {
 
     /// Discards the queued inotify events.
     package static func drainDirectoryWatch(_ fd: FileDescriptor) { sk_inotify_drain(fd.rawValue) }
+
+    /// inotify(7) on a directory for files written, moved in or out, or deleted
+    /// (`sk_inotify_directory_changes`); nil when it cannot be watched.
+    package static func watchDirectoryChanges(_ path: String) -> FileDescriptor? {
+        let fd = sk_inotify_directory_changes(path)
+        return fd >= 0 ? FileDescriptor(rawValue: fd) : nil
+    }
+
+    // MARK: secrets
+
+    /// One datagram to the Unix socket at `path`, without waiting (`sk_send_datagram`: sendto(2)
+    /// with MSG_DONTWAIT).
+    package static func sendDatagram(to path: String, _ bytes: UnsafeRawBufferPointer) throws(Errno) {
+        _ = try retryingOnInterrupt("sendto \(path)") {
+            sk_send_datagram(path, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
+        }
+    }
+
+    /// prctl(2) PR_SET_DUMPABLE: false while a secret is in memory (no core file, no ptrace by
+    /// other users).
+    package static func setDumpable(_ dumpable: Bool) { _ = sk_set_dumpable(dumpable ? 1 : 0) }
+
+    /// explicit_bzero(3).
+    package static func zero(_ pointer: UnsafeMutableRawBufferPointer) {
+        guard let base = pointer.baseAddress else { return }
+        sk_zero(base, pointer.count)
+    }
 
     /// A socket(2) of the NETLINK_KOBJECT_UEVENT family on the kernel's uevent group (netlink(7)).
     package static func ueventSocket() throws(Errno) -> FileDescriptor {

@@ -39,6 +39,9 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("log-level"), help: "error, warning, notice, info or debug.")
     var logLevel: String?
 
+    @Option(help: "The keymap prompts read keys with: LAYOUT[:VARIANT] (de, fr:oss) or a compiled keymap's path (default: /etc/default/keyboard's).")
+    var keymap: String?
+
     /// The flags as the daemon takes them; `Skeletond.main()` reads the same from plain
     /// arguments without this type (see `RunFlags(bootArguments:)`).
     var flags: RunFlags {
@@ -53,6 +56,7 @@ struct RunCommand: ParsableCommand {
         f.maxFPS = maxFPS
         f.rotation = rotation
         f.logLevel = logLevel.flatMap(LogLevel.init(name:))
+        f.keymap = keymap
         return f
     }
 

@@ -91,7 +91,13 @@ final class SteppedDaemon {
         flags.size = size
         var source = flags.settingsSource
         source.files = files
-        guard case .success(let settings) = source.load() else { throw HarnessError("settings") }
+        guard case .success(var settings) = source.load() else { throw HarnessError("settings") }
+        // Not systemd's real ask-password directory nor this machine's keyboards, unless a
+        // test says where.
+        if !settingsText.contains("\"prompts\"") {
+            settings.prompts.agentDirectory = nil
+            settings.prompts.inputDirectory = directory + "/no-input"
+        }
         let lines = self.lines, clock = self.clock
         daemon = Daemon(settingsSource: source, settings: settings, logger: Logger(level: .debug, sink: { lines.add($0) }, clock: { clock.now }),
                         clock: clock, provider: provider, events: events, transport: transport, initramfs: initramfs, work: work)

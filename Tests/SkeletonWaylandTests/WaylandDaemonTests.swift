@@ -35,7 +35,7 @@ import Testing
             try settings.write(to: settingsFile, atomically: true, encoding: .utf8)
             socket = directory.appendingPathComponent("control.sock").path
             logFile = directory.appendingPathComponent("stderr.log")
-            FileManager.default.createFile(atPath: logFile.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
             process.executableURL = URL(fileURLWithPath: WaylandDaemonTests.built("skeletond"))
             process.arguments = ["run", "--config", settingsFile.path, "--socket", socket, "--layouts", layouts.path,
                                  "--layout", "still", "--frame-cache", "none", "--backend", "wayland", "--size", "640x400",

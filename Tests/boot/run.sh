@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The boot stage of `make test`: installs mmdebstrap, QEMU, e2fsprogs and OVMF when missing
+# The boot stage of `make test`: installs mmdebstrap, QEMU, e2fsprogs, cryptsetup and OVMF when missing
 # (make-deb.sh installs debhelper and lintian), builds the package (its executables are the static
 # ones the QEMU stage built already), then boots Debian 12 with it under QEMU
 # (Tests/boot/test_debian_boot.py).
@@ -14,6 +14,8 @@ missing=()
 command -v mmdebstrap >/dev/null || missing+=(mmdebstrap)
 command -v qemu-system-x86_64 >/dev/null || missing+=(qemu-system-x86)
 command -v mke2fs >/dev/null || missing+=(e2fsprogs)
+# The luks cases encrypt the root's image on the host (cryptsetup reencrypt --encrypt).
+command -v cryptsetup >/dev/null || missing+=(cryptsetup-bin)
 [ -e /usr/share/ovmf/OVMF.fd ] || missing+=(ovmf)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "installing ${missing[*]}"

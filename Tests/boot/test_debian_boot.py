@@ -88,6 +88,7 @@ import qemu_harness  # noqa: E402
 from test_plymouth_client import fetch_client  # noqa: E402
 from test_harness_minimal_c import Checker, build_c_program  # noqa: E402
 import handoff  # noqa: E402
+import luks  # noqa: E402
 from test_skeletond_drm import SOLID  # noqa: E402
 
 OUT = REPO / "build" / "boot"
@@ -210,7 +211,8 @@ def prepare_root(case: str, deb: Path, work: Path) -> tuple[Path, Path, Path]:
     if root.exists():
         shutil.rmtree(root)
     root.mkdir(parents=True)
-    run("tar", "-xf", str(base_root(handoff.PACKAGES if case == "handoff" else "")), "-C", str(root), "--numeric-owner")
+    extra = handoff.PACKAGES if case == "handoff" else luks.PACKAGES if case in luks.CASES else ""
+    run("tar", "-xf", str(base_root(extra)), "-C", str(root), "--numeric-owner")
     shutil.copy(deb, root / "tmp" / "skeletond.deb")
 
     def chroot(*command: str) -> subprocess.CompletedProcess:
@@ -260,7 +262,9 @@ def prepare_root(case: str, deb: Path, work: Path) -> tuple[Path, Path, Path]:
             shutil.copy(root / "usr/bin" / tool, src / "build" / "static" / tool)
     if case == "handoff":
         handoff.install(root, build_c_program(), chroot)
-    if case in ("initramfs", "no-executable", "chroot-image", "handoff"):
+    if case in luks.CASES:
+        luks.install(root, case)
+    if case in ("initramfs", "no-executable", "chroot-image", "handoff", *luks.CASES):
         shutil.copy(HERE / "guest" / "e2e-initramfs-mark", premount / "e2e-mark")
         (premount / "e2e-mark").chmod(0o755)
     for script in ("e2e-probe", "e2e-after"):
@@ -335,12 +339,12 @@ def initramfs_sizes(root: Path, version: str, chroot) -> str:
 
 def boot(root: Path, kernel: Path, initrd: Path, work: Path, timeout: float = 300, append: str = "",
          disk: Path | None = None, device: str = f"VGA,xres={SIZE[0]},yres={SIZE[1]}", firmware: Path | None = None,
-         watch_up: bool = False) -> dict:
+         watch_up: bool = False, on_marker=None) -> dict:
     """Boots the root (imaged afresh as work/disk.img), or `disk` as a previous boot left it;
     `append` goes on the kernel command line, `device` is the display, `firmware` a UEFI
     firmware image (else SeaBIOS). Screenshots as fast as QMP gives them are taken from
     `systemctl poweroff|reboot` to the end (`down`) and, with `watch_up`, from the start until
-    the real root's probe (`up`)."""
+    the real root's probe (`up`). `on_marker(qmp, line, result)` is called on each marker."""
     if disk is None:
         disk = work / "disk.img"
         disk.unlink(missing_ok=True)
@@ -423,6 +427,8 @@ def boot(root: Path, kernel: Path, initrd: Path, work: Path, timeout: float = 30
                         shot = work / f"{shoot.group(1)}.png"
                         qmp.execute("screendump", {"filename": str(shot), "format": "png"})
                         result["shots"][shoot.group(1)] = shot
+                    if on_marker:
+                        on_marker(qmp, line, result)
                 # With -no-reboot and -no-shutdown a reboot stops the machine as a power-off does.
                 if "reboot: Power down" in line or "reboot: Restarting system" in line:
                     powered_off_at = time.monotonic()
@@ -871,7 +877,8 @@ def follow_ups(c: Checker, cases: list[str], first: dict, root: Path, kernel: Pa
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--case", action="append", choices=["initramfs", "layout-change", "disabled", "real-root", "no-executable",
-                                                            "no-module", "dracut", "dracut-disabled", *CHROOT_IMAGE, "handoff"])
+                                                            "no-module", "dracut", "dracut-disabled", *CHROOT_IMAGE, "handoff",
+                                                            *luks.CASES])
     parser.add_argument("--deb", type=Path, help="install this package instead of building one with `make deb`")
     parser.add_argument("--append", default="", help="kernel parameters for every boot (for example fbcon=vc:2-6)")
     args = parser.parse_args()
@@ -916,7 +923,8 @@ def main() -> int:
             "no-module": "with the initramfs hook but no DRM driver in the initramfs",
             "dracut": "dracut instead of initramfs-tools, with the package's dracut module",
             "chroot-image": "built as a kiosk image is (MODULES=most, no SKELETOND_MODULES, no card in the chroot), on bochs",
-            "handoff": "with the initramfs hook, Xorg, weston, cage and an app on DRM taking the screen over in turn"}[case])
+            "handoff": "with the initramfs hook, Xorg, weston, cage and an app on DRM taking the screen over in turn",
+            **{name: "with the initramfs hook, the root on LUKS2, the passphrase typed" for name in luks.CASES}}[case])
         began = time.monotonic()
         root, kernel, initrd = prepare_root(case, deb, work)
         prepared = time.monotonic()
@@ -932,6 +940,16 @@ def main() -> int:
             result = boot(root, kernel, initrd, work, timeout=1500, append="e2e.step=handoff", device=VIRTIO)
             print(f"  {case}: root prepared in {prepared - began:.0f} s, booted to the power-off in {time.monotonic() - prepared:.0f} s")
             check_handoff(c, result, expected, work)
+            shutil.rmtree(root, ignore_errors=True)
+            continue
+        if case in luks.CASES:
+            luks.check_initramfs(c, case, luks.initramfs_files(root, kernel.name[len("vmlinuz-"):]))
+            disk = luks.encrypt(root, work, case)
+            encrypted = time.monotonic()
+            result = boot(root, kernel, initrd, work, timeout=900, append=luks.APPEND, disk=disk, on_marker=luks.reactor(case, work))
+            print(f"  {case}: root prepared in {prepared - began:.0f} s, encrypted in {encrypted - prepared:.0f} s, "
+                  f"booted to the power-off in {time.monotonic() - encrypted:.0f} s")
+            luks.check(c, case, result, expected, work, marker)
             shutil.rmtree(root, ignore_errors=True)
             continue
         result = boot(root, kernel, initrd, work, timeout=1200 if step == "e2e.step=layout-change" else 300, append=step,

@@ -58,6 +58,17 @@ double sk_process_age_seconds(void);
 int sk_inotify_directory(const char *path);
 /* Discards queued inotify events. */
 void sk_inotify_drain(int fd);
+/* inotify on a directory for files written, moved in, moved out or deleted (a password agent's
+   watch: IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE), nonblocking. */
+int sk_inotify_directory_changes(const char *path);
+
+/* Sends one datagram of `count` bytes to a Unix datagram socket at `path` without waiting
+   (MSG_DONTWAIT | MSG_NOSIGNAL): a password agent's answer. */
+int sk_send_datagram(const char *path, const uint8_t *bytes, size_t count);
+/* prctl(PR_SET_DUMPABLE): no core file and no ptrace by others while a secret is held. */
+int sk_set_dumpable(int dumpable);
+/* explicit_bzero(3): zeroes memory in a way the compiler may not drop. */
+void sk_zero(void *pointer, size_t count);
 
 /* A nonblocking NETLINK_KOBJECT_UEVENT socket bound to the kernel's uevent multicast group,
    with a receive buffer large enough for a storm of hotplug events. */

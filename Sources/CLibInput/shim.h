@@ -1,0 +1,2 @@
+#include <libinput.h>
+#include <linux/input-event-codes.h>

@@ -1,0 +1,105 @@
+import SkeletonInput
+import SkeletonPrompt
+import SkeletonProtocol
+import SkeletonSystem
+
+/// The boot's questions on the skeleton: systemd's password agent protocol and Plymouth's
+/// password, question and keystroke requests, through the prompt desk.
+extension Daemon {
+    func makePromptDesk() -> PromptDesk {
+        let logger = self.logger
+        let settings = self.settings.prompts
+        let desk = PromptDesk(logger: logger) {
+            let keymap = settings.keymap.flatMap(KeymapChoice.init(option:)) ?? KeymapChoice.system()
+            do {
+                let keyboard = try Keyboard(translator: try KeyTranslator(keymap), directory: settings.inputDirectory)
+                keyboard.log = { logger.info("prompt: \($0)") }
+                logger.info("prompt: reading \(keyboard.count) keyboard\(keyboard.count == 1 ? "" : "s") with the keymap \(keymap)")
+                return keyboard
+            } catch let error as KeymapError {
+                logger.error("prompt: \(error); keys cannot be read")
+            } catch {
+                logger.error("prompt: \(error)")
+            }
+            return nil
+        }
+        desk.replyPlymouth = { [unowned self] ticket, reply in plymouth?.fulfil(ticket, with: reply) }
+        desk.replyPlymouthSecret = { [unowned self] ticket, secret in plymouth?.fulfil(ticket, secret: secret) }
+        desk.replyAgent = { [unowned self] (ask, secret) throws(Errno) in try agent?.answer(ask, with: secret) }
+        desk.changed = { [unowned self] in needsDraw = true }
+        desk.consoleNeeded = { [unowned self] needed in stepAside(needed) }
+        return desk
+    }
+
+    func startAgent() {
+        guard let directory = settings.prompts.agentDirectory else { return }
+        let agent = PasswordAgent(directory: directory, logger: logger)
+        guard agent.start() else { return }
+        self.agent = agent
+        logger.info("password agent: watching \(directory)")
+        agent.rescan()
+        offerAgentQuestions()
+    }
+
+    /// Whether a question can be put on screen now: the skeleton shows on a display.
+    private var canAsk: Bool { session.state == .showing && host.display != nil && goingDown == nil }
+
+    /// The agent's open questions that the desk does not have yet, while the skeleton shows.
+    func offerAgentQuestions() {
+        guard let agent, canAsk else { return }
+        let now = clock.now
+        for ask in agent.asks where !prompts.questions.contains(where: { $0.asker == .agent(ask) }) {
+            prompts.ask(PromptDesk.Question(asker: .agent(ask), prompt: Prompt(kind: .password, message: ask.message, echo: ask.echo)), now: now)
+        }
+    }
+
+    func askPlymouth(_ prompt: Prompt, ticket: PlymouthTicket) -> PlymouthReply? {
+        guard canAsk else {
+            logger.info("plymouth: \(prompt.kind == .question ? "a question" : "a password request") (\"\(prompt.message)\") while the skeleton does not show: no answer, the client asks on its own")
+            return .noAnswer
+        }
+        prompts.ask(PromptDesk.Question(asker: .plymouth(ticket), prompt: prompt), now: clock.now)
+        return nil
+    }
+
+    func watchKeystroke(_ keys: String?, ticket: PlymouthTicket) -> PlymouthReply? {
+        guard canAsk else { return .noAnswer }
+        prompts.watchKeystroke(ticket, keys: keys, now: clock.now)
+        return nil
+    }
+
+    /// The agent's watch or a keyboard was ready; false when `fd` is neither.
+    func handlePromptEvent(_ fd: FileDescriptor) -> Bool {
+        if let agent, agent.handle(fd) {
+            let gone = agent.rescan()
+            prompts.agentQuestionsGone(gone)
+            offerAgentQuestions()
+            return true
+        }
+        return prompts.handle(fd, now: clock.now)
+    }
+
+    func promptsTick(now: Double) {
+        prompts.tick(now: now)
+        if let agent { prompts.agentQuestionsGone(agent.expire(now: now)) }
+    }
+
+    var promptsDeadline: Double? { [prompts.deadline, agent?.nextExpiry].compactMap { $0 }.min() }
+
+    /// A question is left to the console's own prompt: the console is shown until those
+    /// questions are gone (`needed` false), then the skeleton takes the display back.
+    func stepAside(_ needed: Bool) {
+        guard host.display != nil else { return }
+        if needed {
+            guard !steppedAside else { return }
+            steppedAside = true
+            logger.notice("prompt: the console is shown for the question left to it")
+            host.release(retainingPicture: false)
+        } else if steppedAside {
+            steppedAside = false
+            logger.info("prompt: the question left to the console is gone; the skeleton takes the display back")
+            host.reacquire()
+            needsDraw = true
+        }
+    }
+}

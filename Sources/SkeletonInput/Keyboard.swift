@@ -1,0 +1,130 @@
+import CLibInput
+import CSkeletonInput
+import SkeletonPrompt
+import SkeletonSystem
+
+/// The keyboards, read through libinput's path backend while a prompt is up: every evdev device
+/// of `directory` that libinput says is a keyboard, and those plugged in later (an inotify watch
+/// on the directory: a node appears, then udev gives it its properties). Keys held down repeat
+/// after `repeatDelay`, every `repeatInterval`, on the caller's clock.
+public final class Keyboard {
+    public let translator: KeyTranslator
+    public let directory: String
+    private let input: OpaquePointer
+    private let inputDescriptor: FileDescriptor
+    private let watch: FileDescriptor?
+    /// Keyboards by device path.
+    private var keyboards: [String: OpaquePointer] = [:]
+    /// Devices that are not keyboards, not tried again.
+    private var others: Set<String> = []
+    private var held: (code: UInt32, next: Double)?
+    public var repeatDelay = 0.5
+    public var repeatInterval = 1.0 / 30
+    /// Says what happened to devices (never a key).
+    public var log: (String) -> Void = { _ in }
+
+    public init(translator: KeyTranslator, directory: String = "/dev/input") throws(KeyboardError) {
+        self.translator = translator
+        self.directory = directory
+        guard let input = sk_input_path_context() else { throw KeyboardError("libinput cannot make a context") }
+        self.input = input
+        inputDescriptor = FileDescriptor(rawValue: libinput_get_fd(input))
+        watch = SystemCalls.watchDirectory(directory)
+        addDevices()
+    }
+
+    deinit { close() }
+
+    private var closed = false
+
+    /// Lets go of every device and of libinput.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        watch?.close()
+        keyboards = [:]
+        libinput_unref(input)
+        translator.reset()
+    }
+
+    /// The keyboards' names as the kernel gives them.
+    public var names: [String] { keyboards.values.map { String(cString: libinput_device_get_name($0)) }.sorted() }
+    public var count: Int { keyboards.count }
+
+    public var watches: [Watch] {
+        [Watch(descriptor: inputDescriptor, events: .readable)] + (watch.map { [Watch(descriptor: $0, events: .readable)] } ?? [])
+    }
+
+    /// When a held key repeats next.
+    public var repeatDue: Double? { held?.next }
+
+    /// Handles a ready descriptor of `watches`; false when it is not one of them.
+    public func handle(_ fd: FileDescriptor, now: Double, _ action: (KeyAction) -> Void) -> Bool {
+        if fd == watch {
+            SystemCalls.drainDirectoryWatch(fd)
+            addDevices()
+            dispatch(now: now, action)
+            return true
+        }
+        guard fd == inputDescriptor else { return false }
+        dispatch(now: now, action)
+        return true
+    }
+
+    /// A held key's repeats that are due by `now`.
+    public func repeatIfDue(now: Double, _ action: (KeyAction) -> Void) {
+        while let h = held, h.next <= now {
+            held = (h.code, h.next + repeatInterval)
+            translator.repeatKey(h.code, action)
+        }
+    }
+
+    /// Adds the directory's event devices not added yet; those that fail (udev has not given
+    /// them their properties yet) are tried again at the watch's next event.
+    private func addDevices() {
+        let paths = SystemCalls.directoryEntries(directory).filter { $0.hasPrefix("event") }.map { directory + "/" + $0 }
+        for path in paths.sorted() where keyboards[path] == nil && !others.contains(path) {
+            guard let device = libinput_path_add_device(input, path) else { continue }
+            if libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_KEYBOARD) != 0 {
+                keyboards[path] = device
+                log("keyboard: \(String(cString: libinput_device_get_name(device))) (\(path))")
+            } else {
+                others.insert(path)
+                libinput_path_remove_device(device)
+            }
+        }
+        let line = String(cString: sk_input_take_log_line())
+        if !line.isEmpty { log("libinput: \(line)") }
+    }
+
+    private func dispatch(now: Double, _ action: (KeyAction) -> Void) {
+        guard libinput_dispatch(input) == 0 else { return }
+        while let event = libinput_get_event(input) {
+            defer { libinput_event_destroy(event) }
+            switch libinput_event_get_type(event) {
+            case LIBINPUT_EVENT_DEVICE_REMOVED:
+                let device = libinput_event_get_device(event)
+                if let gone = keyboards.first(where: { $0.value == device })?.key {
+                    keyboards[gone] = nil
+                    log("keyboard gone: \(gone)")
+                    held = nil
+                }
+            case LIBINPUT_EVENT_KEYBOARD_KEY:
+                guard let key = libinput_event_get_keyboard_event(event) else { continue }
+                let code = libinput_event_keyboard_get_key(key)
+                let pressed = libinput_event_keyboard_get_key_state(key) == LIBINPUT_KEY_STATE_PRESSED
+                // The seat's count: a key down on two keyboards is one press.
+                let seatCount = libinput_event_keyboard_get_seat_key_count(key)
+                guard (pressed && seatCount == 1) || (!pressed && seatCount == 0) else { continue }
+                if pressed, translator.repeats(code) {
+                    held = (code, now + repeatDelay)
+                } else if !pressed, held?.code == code {
+                    held = nil
+                }
+                translator.key(code, pressed: pressed, action)
+            default:
+                continue
+            }
+        }
+    }
+}

@@ -93,7 +93,7 @@ let package = Package(
         .executableTarget(name: "skeletonctl", dependencies: ["SkeletonControl"]),
         .testTarget(name: "SkeletonDaemonTests",
                     dependencies: ["SkeletonDaemon", "SkeletonSettings", "SkeletonBoot", "SkeletonProtocol", "SkeletonDisplay", "SkeletonPicture",
-                                   "SkeletonSystem", "SkeletonTools"]),
+                                   "SkeletonSystem", "SkeletonTools", "SkeletonPrompt", "SkeletonContent", "SkeletonRender"]),
         .testTarget(name: "SkeletonPromptTests", dependencies: ["SkeletonPrompt", "SkeletonInput", "SkeletonRender", "SkeletonLayout",
                                                               "SkeletonContent", "SkeletonPicture", "SkeletonSystem"]),
         .testTarget(name: "SkeletonBootTests", dependencies: ["SkeletonBoot", "SkeletonDisplay", "SkeletonLayout", "SkeletonRender"]),

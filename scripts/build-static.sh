@@ -8,16 +8,19 @@
 # found before the shared one; FreeType (libfreetype.a, with the libraries SKELETOND_STATIC adds
 # after it, see Package.swift) and FriBidi (libfribidi.a) are Debian's own archives. Nor does it
 # ship a static libwayland-client: scripts/build-wayland.sh compiles Debian's source into
-# build/wayland/libwayland-client.a the same way (libffi.a is Debian's).
+# build/wayland/libwayland-client.a the same way (libffi.a is Debian's). The prompts' keyboard
+# stack (libinput, mtdev, libudev, xkbcommon) comes from scripts/build-input.sh into build/input
+# (libevdev.a is Debian's).
 export SKELETOND_STATIC=1
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build-harfbuzz.sh
 scripts/build-wayland.sh
+scripts/build-input.sh
 out=build/static
 mkdir -p "$out"
 swift build -c release --scratch-path .build-static --product skeletond -Xswiftc -static-executable -Xlinker -s \
-    -Xlinker -L"$PWD/build/harfbuzz" -Xlinker -L"$PWD/build/wayland" \
+    -Xlinker -L"$PWD/build/harfbuzz" -Xlinker -L"$PWD/build/wayland" -Xlinker -L"$PWD/build/input" \
     2> >(grep -v -E "statically linked applications requires|mktemp' is dangerous|_ThreadLocal.swift.o" >&2)
 objcopy --remove-section .eh_frame --remove-section .eh_frame_hdr .build-static/release/skeletond "$out/skeletond"
 echo "$out/skeletond: $(stat -c %s "$out/skeletond") bytes"

@@ -15,6 +15,12 @@ command -v systemd-analyze >/dev/null || missing+=(systemd)
 # The Wayland output: libwayland-client, and wayland-scanner with the protocols' XML at build time.
 pkg-config --exists wayland-client 2>/dev/null && command -v wayland-scanner >/dev/null || missing+=(libwayland-dev)
 pkg-config --exists wayland-protocols 2>/dev/null || missing+=(wayland-protocols)
+# Prompts: libinput reads the keyboards, xkbcommon their keymaps (XKB's data: xkb-data; dead
+# keys' Compose tables: libx11-data).
+pkg-config --exists libinput 2>/dev/null || missing+=(libinput-dev)
+pkg-config --exists xkbcommon 2>/dev/null || missing+=(libxkbcommon-dev)
+[ -d /usr/share/X11/xkb/symbols ] || missing+=(xkb-data)
+[ -f /usr/share/X11/locale/en_US.UTF-8/Compose ] || missing+=(libx11-data)
 # `make test` (--test): Chromium for `skeletond capture`'s tests.
 # weston (headless, with weston-screenshooter) for the Wayland output's tests.
 if [ "${1:-}" = "--test" ]; then

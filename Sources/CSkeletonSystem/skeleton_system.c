@@ -17,6 +17,7 @@
 #include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/sysmacros.h>
 #include <sys/inotify.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
@@ -282,7 +283,21 @@ int sk_send_datagram(const char *path, const uint8_t *bytes, size_t count) {
 
 int sk_set_dumpable(int dumpable) { return prctl(PR_SET_DUMPABLE, dumpable ? 1 : 0, 0, 0, 0); }
 
+int sk_get_dumpable(void) { return prctl(PR_GET_DUMPABLE, 0, 0, 0, 0); }
+
 void sk_zero(void *pointer, size_t count) { explicit_bzero(pointer, count); }
+
+int sk_char_device_number(const char *path, uint32_t *major_out, uint32_t *minor_out) {
+    struct stat info;
+    if (stat(path, &info) < 0) return -1;
+    if (!S_ISCHR(info.st_mode)) {
+        errno = ENODEV;
+        return -1;
+    }
+    *major_out = major(info.st_rdev);
+    *minor_out = minor(info.st_rdev);
+    return 0;
+}
 
 void sk_inotify_drain(int fd) {
     char buffer[4096];

@@ -14,6 +14,9 @@ final class PasswordAgent {
     private(set) var asks: [PasswordAsk] = []
     /// Files that could not be read as questions, each said once until it changes.
     private var refused: [String: FileIdentity] = [:]
+    /// Questions answered here whose files are still there (the asker removes them once it has
+    /// read the answer; one whose asker is gone stays): not asked again.
+    private var answered: [String: FileIdentity] = [:]
 
     /// More open questions than any boot asks at once; the rest wait until these are gone.
     static let maximumAsks = 32
@@ -60,12 +63,13 @@ final class PasswordAgent {
         let gone = asks.map(\.file).filter { !files.contains($0) }
         asks.removeAll { !files.contains($0.file) }
         refused = refused.filter { files.contains($0.key) }
+        answered = answered.filter { files.contains($0.key) }
         for file in files.sorted() where !asks.contains(where: { $0.file == file }) {
             guard asks.count < Self.maximumAsks else {
                 logger.limited(.warning, key: "password agent flood", "password agent: \(Self.maximumAsks) questions open at once; \(file) waits until one is gone")
                 break
             }
-            if let identity = SystemCalls.identity(atPath: file), refused[file] == identity { continue }
+            if let identity = SystemCalls.identity(atPath: file), refused[file] == identity || answered[file] == identity { continue }
             switch SystemCalls.readRegularFile(file, limit: PasswordAsk.sizeLimit).mapError({ AskFileError(file: file, reason: "\($0)") })
                 .flatMap({ PasswordAsk.parse($0, file: file) }) {
             case .success(let ask):
@@ -90,12 +94,13 @@ final class PasswordAgent {
     }
 
     /// When the next open question expires (CLOCK_MONOTONIC seconds).
-    var nextExpiry: Double? { asks.compactMap(\.notAfter).min().map { Double($0) / 1_000_000 } }
+    var nextExpiry: Double? { asks.compactMap(\.notAfter).min().map { Double($0 + 1) / 1_000_000 } }
 
     /// Sends `secret` ("+" and the password) to `ask`'s socket; nil: cancels ("-"). The
     /// question is dropped either way. Throws when the asker's socket is gone.
     func answer(_ ask: PasswordAsk, with secret: SecretBuffer?) throws(Errno) {
         asks.removeAll { $0.file == ask.file }
+        if let identity = SystemCalls.identity(atPath: ask.file) { answered[ask.file] = identity }
         if let secret {
             try secret.withBytes(prefix: [UInt8(ascii: "+")]) { (bytes) throws(Errno) in try SystemCalls.sendDatagram(to: ask.socket, bytes) }
         } else {

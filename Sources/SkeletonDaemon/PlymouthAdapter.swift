@@ -33,7 +33,13 @@ struct PlymouthAdapter {
         let acknowledged: @Sendable (Reply) -> PlymouthReply = { _ in .ack }
         switch request.command {
         case .ping:
-            return .answer(.ack)
+            // Nothing shown (after a hide or quit): "not running", as plymouthd after quit. Debian's
+            // askpass then asks on the console; with plymouth it would take "no answer" as an
+            // empty passphrase.
+            return .command(.status, answer: { reply in
+                guard let status = try? StatusReply(json: reply.json) else { return .ack }
+                return status.state == .idle ? .nak : .ack
+            })
         case .keystrokeRemove:
             return .ignoreKeystroke(keys: request.argument == nil ? nil : request.text)
         case .update:

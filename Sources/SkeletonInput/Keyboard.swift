@@ -5,8 +5,10 @@ import SkeletonSystem
 
 /// The keyboards, read through libinput's path backend while a prompt is up: every evdev device
 /// of `directory` that libinput says is a keyboard, and those plugged in later (an inotify watch
-/// on the directory: a node appears, then udev gives it its properties). Keys held down repeat
-/// after `repeatDelay`, every `repeatInterval`, on the caller's clock.
+/// on the directory: a node appears, then udev gives it its properties). A device udev has not
+/// recorded yet (no /run/udev/data entry) is tried again every `retryInterval` rather than
+/// handed to libinput, which would wait for udev for up to two seconds in the loop. Keys held
+/// down repeat after `repeatDelay`, every `repeatInterval`, on the caller's clock.
 public final class Keyboard {
     public let translator: KeyTranslator
     public let directory: String
@@ -17,6 +19,13 @@ public final class Keyboard {
     private var keyboards: [String: OpaquePointer] = [:]
     /// Devices that are not keyboards, not tried again.
     private var others: Set<String> = []
+    /// Devices udev has not recorded yet, and when they are tried again.
+    private var unrecorded: Set<String> = []
+    private var retryAt: Double?
+    public var retryInterval = 0.25
+    /// udev's database of the devices it has processed.
+    public var udevData = "/run/udev/data"
+    private var now = 0.0
     private var held: (code: UInt32, next: Double)?
     public var repeatDelay = 0.5
     public var repeatInterval = 1.0 / 30
@@ -55,11 +64,12 @@ public final class Keyboard {
         [Watch(descriptor: inputDescriptor, events: .readable)] + (watch.map { [Watch(descriptor: $0, events: .readable)] } ?? [])
     }
 
-    /// When a held key repeats next.
-    public var repeatDue: Double? { held?.next }
+    /// When a held key repeats next, or a device udev had not recorded is tried again.
+    public var repeatDue: Double? { [held?.next, retryAt].compactMap { $0 }.min() }
 
     /// Handles a ready descriptor of `watches`; false when it is not one of them.
     public func handle(_ fd: FileDescriptor, now: Double, _ action: (KeyAction) -> Void) -> Bool {
+        self.now = now
         if fd == watch {
             SystemCalls.drainDirectoryWatch(fd)
             addDevices()
@@ -73,6 +83,12 @@ public final class Keyboard {
 
     /// A held key's repeats that are due by `now`.
     public func repeatIfDue(now: Double, _ action: (KeyAction) -> Void) {
+        if let at = retryAt, at <= now {
+            self.now = now
+            retryAt = nil
+            addDevices()
+            dispatch(now: now, action)
+        }
         while let h = held, h.next <= now {
             held = (h.code, h.next + repeatInterval)
             translator.repeatKey(h.code, action)
@@ -83,7 +99,12 @@ public final class Keyboard {
     /// them their properties yet) are tried again at the watch's next event.
     private func addDevices() {
         let paths = SystemCalls.directoryEntries(directory).filter { $0.hasPrefix("event") }.map { directory + "/" + $0 }
+        unrecorded = []
         for path in paths.sorted() where keyboards[path] == nil && !others.contains(path) {
+            guard isRecordedByUdev(path) else {
+                unrecorded.insert(path)
+                continue
+            }
             guard let device = libinput_path_add_device(input, path) else { continue }
             if libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_KEYBOARD) != 0 {
                 keyboards[path] = device
@@ -95,6 +116,15 @@ public final class Keyboard {
         }
         let line = String(cString: sk_input_take_log_line())
         if !line.isEmpty { log("libinput: \(line)") }
+        retryAt = unrecorded.isEmpty ? nil : now + retryInterval
+    }
+
+    /// udev has processed the device (libinput's path backend needs its properties). Without
+    /// udev's database at all (no udevd), libinput cannot tell keyboards apart: nothing is
+    /// recorded and nothing added.
+    private func isRecordedByUdev(_ path: String) -> Bool {
+        guard let number = SystemCalls.characterDeviceNumber(path) else { return false }
+        return SystemCalls.fileExists("\(udevData)/c\(number.major):\(number.minor)")
     }
 
     private func dispatch(now: Double, _ action: (KeyAction) -> Void) {

@@ -66,8 +66,8 @@ public final class PromptOverlay {
         let caretX: Double
         if let typed = picture.text {
             let box = Rect(x: entry.x + 12 * scale, y: entry.y + 8 * scale, width: entry.width - 24 * scale, height: entry.height - 12 * scale)
-            text(typed, in: box, size: 18 * scale, color: Self.inkColor, lines: 1, path: "prompt.entry", region: inside, canvas: canvas)
-            caretX = box.maxX + 2 * scale
+            let end = text(typed, in: box, size: 18 * scale, color: Self.inkColor, lines: 1, path: "prompt.entry", region: inside, canvas: canvas)
+            caretX = min(box.maxX, (end ?? box.x) + 2 * scale)
         } else {
             caretX = bullets(picture.bullets, in: entry, region: inside, canvas: canvas)
         }
@@ -95,8 +95,10 @@ public final class PromptOverlay {
         return left + Double(shown) * step
     }
 
-    private func text(_ string: String, in box: Rect, size: Double, color: Color, lines: Int, path: String, region: PixelRect, canvas: Canvas) {
-        guard !string.isEmpty, let sprites else { return }
+    /// Draws a text in `box`; returns where its pixels end on the right, when it is drawn.
+    @discardableResult
+    private func text(_ string: String, in box: Rect, size: Double, color: Color, lines: Int, path: String, region: PixelRect, canvas: Canvas) -> Double? {
+        guard !string.isEmpty, let sprites else { return nil }
         let run = TextRun(text: string, pixelSize: size, color: color, alignment: .left, maxLines: lines)
         let item = SpriteItem(rect: box, clip: box, content: .text(run),
                               fallback: SkeletonShape(rect: box, clip: box, cornerRadius: 4, tint: Color(rgb: 0xDD_DDDD), gradient: [], delay: 0),
@@ -104,11 +106,25 @@ public final class PromptOverlay {
         switch sprites.sprite(for: item, outputSize: outputSize) {
         case .success(let sprite)?:
             canvas.composite(sprite.pixels.canvas, x: sprite.x, y: sprite.y, within: region.intersection(PixelRect(enclosing: box)))
+            return Double(sprite.x + Self.inkEnd(sprite.pixels.canvas))
         case .failure?:
-            return
+            return nil
         case nil:
             awaitsSprites = true
+            return nil
         }
+    }
+
+    /// One past the rightmost column with ink (a text sprite spans its whole box).
+    private static func inkEnd(_ canvas: Canvas) -> Int {
+        var end = 0
+        for y in 0..<canvas.height {
+            let row = canvas.row(y)
+            var x = canvas.width
+            while x > end, row[x - 1] >> 24 == 0 { x -= 1 }
+            end = max(end, x)
+        }
+        return end
     }
 
     /// The panel is painted over the dimmed region: its rounded corners show the dimmed frame.

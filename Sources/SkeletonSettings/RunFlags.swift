@@ -68,7 +68,7 @@ public struct RunFlags: Sendable, Equatable {
 
     /// The long names of every flag, without the dashes.
     public static let longNames = ["config", "socket", "layouts", "layout", "backend", "device", "size", "snapshot",
-                                   "display-wait", "max-fps", "rotation", "log-level", "frame-cache"]
+                                   "display-wait", "max-fps", "rotation", "log-level", "frame-cache", "keymap"]
 
     /// `run` followed by `--name value` or `--name=value` pairs, each flag at most once, every
     /// value valid; nil for anything else (help, an unknown or repeated flag, a missing or bad

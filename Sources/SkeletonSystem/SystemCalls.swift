@@ -199,6 +199,16 @@ package enum SystemCalls {
     /// other users).
     package static func setDumpable(_ dumpable: Bool) { _ = sk_set_dumpable(dumpable ? 1 : 0) }
 
+    /// prctl(2) PR_GET_DUMPABLE.
+    package static var isDumpable: Bool { sk_get_dumpable() == 1 }
+
+    /// A character device node's major and minor numbers (stat(2)); nil when `path` is not one.
+    package static func characterDeviceNumber(_ path: String) -> (major: UInt32, minor: UInt32)? {
+        var major: UInt32 = 0, minor: UInt32 = 0
+        guard sk_char_device_number(path, &major, &minor) == 0 else { return nil }
+        return (major, minor)
+    }
+
     /// explicit_bzero(3).
     package static func zero(_ pointer: UnsafeMutableRawBufferPointer) {
         guard let base = pointer.baseAddress else { return }

@@ -1,6 +1,7 @@
 @testable import SkeletonDaemon
 import SkeletonLayout
 import SkeletonProtocol
+import SkeletonPrompt
 import Testing
 
 /// What the screen shows, as a value: overrides, content and the roles' message and progress
@@ -80,7 +81,12 @@ import Testing
         #expect(command(PlymouthRequest(command: .reactivate)) == .reactivate)
         #expect(command(PlymouthRequest(command: .quit, argument: [1])) == .hide(HideRequest(transition: TransitionSpec.none, retain: true)))
         #expect(command(PlymouthRequest(command: .showSplash)) == .show(ShowRequest()))
-        #expect(answer(PlymouthRequest(command: .password, argument: text("Passphrase"))) == .noAnswer)
+        if case .prompt(let prompt) = adapter.action(for: PlymouthRequest(command: .password, argument: text("Passphrase"))) {
+            #expect(prompt == Prompt(kind: .password, message: "Passphrase"))
+        } else {
+            Issue.record("a password request is not a prompt")
+        }
+        #expect(answer(PlymouthRequest(command: .cachedPassword)) == .noAnswer)
         #expect(answer(PlymouthRequest(command: .systemUpdate, argument: text("101"))) == .ack)
         #expect(answer(PlymouthRequest(command: .changeMode, argument: text("updates"))) == .ack)
         #expect(adapter.notes.mode == "updates")

@@ -32,7 +32,13 @@ CASES = {"luks": ("us", "correct horse", "correct horses"),
          "luks-de": ("de", "Bär@Fuß", "Bär@Fuss"),
          "luks-plymouth": ("us", "correct horse", "correct horses")}
 UUID = "2b7e1516-28ae-4d2a-abf7-158809cf4f3c"
-APPEND = "root=/dev/mapper/cryptroot console=tty0 panic=10"
+# The kernel's command line besides: /dev/console the first VT (the last console=), where askpass
+# reads the keys; luks-plymouth keeps it on the serial line, whose log then holds the initramfs's
+# console. A root that cannot be unlocked ends in initramfs-tools' panic: a reboot 10 s later.
+def append(case: str) -> str:
+    return "root=/dev/mapper/cryptroot panic=10" + ("" if case == "luks-plymouth" else " console=tty0")
+
+
 SIZE = "2G"
 # The keys of a US and a German keyboard (QEMU's qcodes) for the characters the cases type.
 US = {" ": ["spc"], "\n": ["ret"], "-": ["minus"], ".": ["dot"], "@": ["shift", "2"], "!": ["shift", "1"]}
@@ -52,18 +58,12 @@ def install(root: Path, case: str) -> None:
         (root / "etc/default/keyboard").write_text('XKBMODEL="pc105"\nXKBLAYOUT="de"\nXKBVARIANT=""\nXKBOPTIONS=""\nBACKSPACE="guess"\n')
     premount = root / "etc/initramfs-tools/scripts/init-premount"
     premount.mkdir(parents=True, exist_ok=True)
-    (premount / "e2e-luks-watch").write_text((HERE / "guest" / "e2e-luks-watch").read_text())
-    (premount / "e2e-luks-watch").chmod(0o755)
+    hooks = {premount / "e2e-luks-watch": "e2e-luks-watch", root / "usr/local/bin/e2e-luks": "e2e-luks"}
     if case == "luks-plymouth":
-        hook = root / "etc/initramfs-tools/hooks/e2e-plymouth"
-        hook.write_text("#!/bin/sh\n[ \"$1\" = prereqs ] && exit 0\n. /usr/share/initramfs-tools/hook-functions\n"
-                        "for lib in /opt/plymouth/lib/*; do copy_file library \"$lib\" /usr/lib/x86_64-linux-gnu/${lib##*/}; done\n"
-                        "LD_LIBRARY_PATH=/opt/plymouth/lib copy_exec /opt/plymouth/plymouth /usr/bin/plymouth\n")
-        hook.chmod(0o755)
-    (root / "usr/local/bin/e2e-luks").write_text(
-        "#!/bin/sh\nout() { echo \"$*\" > /dev/ttyS0; }\nout \"@@LUKS_ROOT $(findmnt -n -o SOURCE /)\"\n"
-        "out \"@@LUKS_STATUS $(cryptsetup status cryptroot | tr -s ' ' | tr '\\n' '|')\"\n")
-    (root / "usr/local/bin/e2e-luks").chmod(0o755)
+        hooks[root / "etc/initramfs-tools/hooks/e2e-plymouth"] = "e2e-plymouth-hook"
+    for path, name in hooks.items():
+        path.write_text((HERE / "guest" / name).read_text())
+        path.chmod(0o755)
     (root / "etc/systemd/system/e2e-luks.service").write_text(
         "[Unit]\nDescription=boot test: what the root is on\nBefore=e2e-after.service\n"
         "[Service]\nType=oneshot\nExecStart=/usr/local/bin/e2e-luks\n[Install]\nWantedBy=multi-user.target\n")
@@ -150,9 +150,12 @@ def check(c, case: str, result: dict, expected: png.Image, work: Path, marker) -
     asked = [line for _, line in result["markers"] if line.startswith("@@ASKPASS ")]
     print(f"  figure: {case}: askpass waiting at {at.get('@@ASKPASS', 0):.0f} s, the root unlocked at "
           f"{at.get('@@UNLOCKED', 0):.0f} s, multi-user.target at {at.get('@@HIDDEN', 0):.0f} s, {len(asked)} prompts")
-    for _, line in result["markers"]:
-        if line.split()[0] in ("@@ASKPASS", "@@CONSOLE_TEXT", "@@UNLOCKED", "@@DAEMON_PROMPTS"):
-            print(f"  {case}: {line.split('Booting from ROM... ')[-1][:600]}")
+    shown = [line for _, line in result["markers"]
+             if line.split()[0] in ("@@ASKPASS", "@@CONSOLE_TEXT", "@@UNLOCKED", "@@DAEMON_PROMPTS", "@@PLYMOUTH", "@@LUKS_TIMES")]
+    for line in shown[:12]:
+        print(f"  {case}: {line.split('Booting from ROM... ')[-1][:600]}")
+    if len(shown) > 12:
+        print(f"  {case}: ... {len(shown) - 12} more in {work}/serial.txt")
     c.check(f"{case}: asked twice (the wrong passphrase, then the right one)", len(asked) == 2, f"{asked}")
     texts = [line for _, line in result["markers"] if line.startswith("@@CONSOLE_TEXT 2 ")]
     c.check(f"{case}: the wrong passphrase was refused", bool(texts) and "bad password" in texts[0], f"{texts}")

@@ -946,7 +946,7 @@ def main() -> int:
             luks.check_initramfs(c, case, luks.initramfs_files(root, kernel.name[len("vmlinuz-"):]))
             disk = luks.encrypt(root, work, case)
             encrypted = time.monotonic()
-            result = boot(root, kernel, initrd, work, timeout=900, append=luks.APPEND, disk=disk, on_marker=luks.reactor(case, work))
+            result = boot(root, kernel, initrd, work, timeout=900, append=luks.append(case), disk=disk, on_marker=luks.reactor(case, work))
             print(f"  {case}: root prepared in {prepared - began:.0f} s, encrypted in {encrypted - prepared:.0f} s, "
                   f"booted to the power-off in {time.monotonic() - encrypted:.0f} s")
             luks.check(c, case, result, expected, work, marker)

@@ -67,6 +67,10 @@ int sk_inotify_directory_changes(const char *path);
 int sk_send_datagram(const char *path, const uint8_t *bytes, size_t count);
 /* prctl(PR_SET_DUMPABLE): no core file and no ptrace by others while a secret is held. */
 int sk_set_dumpable(int dumpable);
+/* prctl(PR_GET_DUMPABLE). */
+int sk_get_dumpable(void);
+/* The device number of a character device node (stat(2) st_rdev), split; -1 when it is not one. */
+int sk_char_device_number(const char *path, uint32_t *major_out, uint32_t *minor_out);
 /* explicit_bzero(3): zeroes memory in a way the compiler may not drop. */
 void sk_zero(void *pointer, size_t count);
 

@@ -1,0 +1,291 @@
+import CSkeletonSystem
+import Foundation
+@testable import SkeletonDaemon
+import SkeletonContent
+import SkeletonLayout
+import SkeletonPicture
+import SkeletonPrompt
+import SkeletonProtocol
+import SkeletonRender
+import SkeletonSystem
+import Testing
+
+/// Keys given by hand: a keyboard that is there (or not), typed into by the test.
+final class HandKeys: KeySource {
+    var count: Int
+    private(set) var closed = false
+    init(keyboards: Int = 1) { count = keyboards }
+    var watches: [Watch] { [] }
+    func handle(_ fd: FileDescriptor, now: Double, _ action: (KeyAction) -> Void) -> Bool { false }
+    var repeatDue: Double? { nil }
+    func repeatIfDue(now: Double, _ action: (KeyAction) -> Void) {}
+    func close() { closed = true }
+}
+
+/// The boot's questions on the skeleton: Plymouth's password requests and systemd's ask files
+/// answered from keys, the picture on screen, and what happens when nobody can type.
+@Suite(.serialized) struct PromptTests {
+    static let size = Size(width: 640, height: 400)
+    static let message = "Please unlock disk cryptroot:"
+
+    final class Setup {
+        let d: SteppedDaemon
+        let keys = HandKeys()
+        let plymouthName = "/skeletond-test-\(UUID().uuidString.prefix(8))"
+        let askDirectory: String
+        let input: String
+
+        init(keyboards: Int = 1) throws {
+            let base = FileManager.default.temporaryDirectory.path + "/prompt-\(UUID().uuidString.prefix(8))"
+            askDirectory = base + "/ask-password"
+            input = base + "/input"
+            try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
+            let settings = #"{"plymouth": {"listen": true, "socket": "\#(plymouthName)"}, "prompts": {"agent": "\#(askDirectory)", "inputDevices": "\#(input)"}}"#
+            d = try SteppedDaemon(layouts: PlymouthTests.layouts, start: "a", size: PromptTests.size, settings: settings)
+            keys.count = keyboards
+            let keys = self.keys
+            d.daemon.prompts.openKeys = { keys }
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: (askDirectory as NSString).deletingLastPathComponent) }
+
+        func type(_ text: String) {
+            for c in text {
+                var utf8 = Array(String(c).utf8)
+                utf8.withUnsafeBytes { d.daemon.prompts.press(.character($0), now: d.clock.now) }
+                utf8.removeAll()
+            }
+            // Keys come in a loop turn (the keyboard's descriptor is ready), as here.
+            d.daemon.turn()
+            d.step(to: d.clock.now + 0.05)
+        }
+
+        func press(_ action: KeyAction) {
+            d.daemon.prompts.press(action, now: d.clock.now)
+            d.daemon.turn()
+            d.step(to: d.clock.now + 0.05)
+        }
+
+        /// The skeleton with `picture` over it, as the screen must show it.
+        func expected(_ picture: PromptPicture?) throws -> PixelBuffer {
+            let image = try d.render("a")
+            if let picture { PromptOverlay(outputSize: PromptTests.size, sprites: ContentSprites()).draw(picture, region: image.canvas.bounds, into: image.canvas) }
+            return image
+        }
+
+        func screenShows(_ picture: PromptPicture?) throws -> Bool {
+            let want = try expected(picture)
+            let got = d.screen
+            if got.pixels != want.pixels {
+                try? ImageFile.write(got.canvas, to: "/tmp/prompt-actual.png", format: .png)
+                try? ImageFile.write(want.canvas, to: "/tmp/prompt-expected.png", format: .png)
+                return false
+            }
+            return true
+        }
+
+        /// An ask file as systemd-ask-password writes it (to a temporary name, then renamed).
+        func writeAsk(_ name: String, socket: String, message: String = PromptTests.message, notAfter: UInt64 = 0, echo: Bool = false) throws {
+            let text = "[Ask]\nPID=1\nSocket=\(socket)\nAcceptCached=0\nEcho=\(echo ? 1 : 0)\nNotAfter=\(notAfter)\nMessage=\(message)\n"
+            try text.write(toFile: askDirectory + "/.tmp", atomically: false, encoding: .utf8)
+            try FileManager.default.moveItem(atPath: askDirectory + "/.tmp", toPath: askDirectory + "/" + name)
+            d.step(to: d.clock.now + 0.05)
+        }
+    }
+
+    func password(_ s: Setup, _ client: TestClient) {
+        client.send(PlymouthRequest(command: .password, argument: Array(Self.message.utf8)).bytes)
+        s.d.step(to: s.d.clock.now + 0.05)
+    }
+
+    @Test func aPlymouthPasswordIsTypedAsBulletsAndAnsweredOnEnter() throws {
+        let s = try Setup()
+        let client = try TestClient(path: "@" + s.plymouthName)
+        password(s, client)
+        #expect(client.readBytes(1, seconds: 0).isEmpty)
+        #expect(try s.screenShows(PromptPicture(message: Self.message)))
+        #expect(!SystemCalls.isDumpable)
+        s.type("s3cr")
+        s.press(.backspace)
+        s.type("et")
+        #expect(try s.screenShows(PromptPicture(message: Self.message, bullets: 5)))
+        s.press(.enter)
+        #expect(client.readBytes(10, seconds: 0) == [2, 5, 0, 0, 0] + Array("s3cet".utf8))
+        // The prompt is gone, the keyboard let go, the process dumpable again.
+        #expect(try s.screenShows(nil))
+        #expect(s.keys.closed)
+        #expect(SystemCalls.isDumpable)
+        #expect(!s.d.lines.all.contains { $0.contains("s3c") })
+    }
+
+    @Test func aWrongPassphraseAskedAgainShowsTheNewMessage() throws {
+        let s = try Setup()
+        let client = try TestClient(path: "@" + s.plymouthName)
+        password(s, client)
+        s.type("wrong")
+        s.press(.enter)
+        #expect(client.readBytes(10, seconds: 0) == [2, 5, 0, 0, 0] + Array("wrong".utf8))
+        client.send(PlymouthRequest(command: .password, argument: Array("No key available with this passphrase. Please unlock disk cryptroot:".utf8)).bytes)
+        s.d.step(to: s.d.clock.now + 0.05)
+        #expect(try s.screenShows(PromptPicture(message: "No key available with this passphrase. Please unlock disk cryptroot:")))
+    }
+
+    @Test func aQuestionShowsWhatIsTyped() throws {
+        let s = try Setup()
+        let client = try TestClient(path: "@" + s.plymouthName)
+        client.send(PlymouthRequest(command: .question, argument: Array("Continue? [y/N]".utf8)).bytes)
+        s.d.step(to: s.d.clock.now + 0.05)
+        s.type("y")
+        #expect(try s.screenShows(PromptPicture(message: "Continue? [y/N]", text: "y")))
+        s.press(.enter)
+        #expect(client.readBytes(6, seconds: 0) == [2, 1, 0, 0, 0, UInt8(ascii: "y")])
+    }
+
+    @Test func aKeystrokeWatchGetsItsKey() throws {
+        let s = try Setup()
+        let client = try TestClient(path: "@" + s.plymouthName)
+        client.send(PlymouthRequest(command: .keystroke, argument: Array("cC".utf8)).bytes)
+        s.d.step(to: s.d.clock.now + 0.05)
+        // No prompt for a watch; a key it does not watch is not its answer.
+        #expect(try s.screenShows(nil))
+        s.type("x")
+        #expect(client.readBytes(1, seconds: 0).isEmpty)
+        s.type("C")
+        #expect(client.readBytes(6, seconds: 0) == [2, 1, 0, 0, 0, UInt8(ascii: "C")])
+        #expect(s.keys.closed)
+    }
+
+    @Test func escapeLeavesTheQuestionToTheConsole() throws {
+        let s = try Setup()
+        let client = try TestClient(path: "@" + s.plymouthName)
+        password(s, client)
+        s.type("abc")
+        s.press(.escape)
+        #expect(client.readBytes(1, seconds: 0) == [5])
+        #expect(s.d.logContains("Escape: Plymouth's password request (\"\(Self.message)\") is left to the console"))
+        #expect(s.d.logContains("the console is shown for the question left to it"))
+        #expect(s.d.daemon.steppedAside)
+    }
+
+    @Test func withNoKeyboardTheQuestionWaitsThenGetsNoAnswer() throws {
+        let s = try Setup(keyboards: 0)
+        let client = try TestClient(path: "@" + s.plymouthName)
+        password(s, client)
+        #expect(try s.screenShows(PromptPicture(message: Self.message, notice: "Waiting for a keyboard")))
+        s.d.step(to: s.d.clock.now + PromptDesk.keyboardWait - 0.1)
+        #expect(client.readBytes(1, seconds: 0).isEmpty)
+        s.d.step(to: s.d.clock.now + 0.2)
+        #expect(client.readBytes(1, seconds: 0) == [5])
+        #expect(s.d.logContains("no keyboard within 3 s; the questions are left to the console"))
+        #expect(s.d.daemon.steppedAside)
+    }
+
+    @Test func whileHiddenQuestionsGetNoAnswerAtOnce() throws {
+        let s = try Setup()
+        let control = try s.d.connect()
+        _ = s.d.request(control, #"{"command": "hide", "transition": {"kind": "none"}}"#)
+        let client = try TestClient(path: "@" + s.plymouthName)
+        password(s, client)
+        #expect(client.readBytes(1, seconds: 0) == [5])
+    }
+
+    @Test func aClientThatLeavesTakesItsQuestionAway() throws {
+        let s = try Setup()
+        var client: TestClient? = try TestClient(path: "@" + s.plymouthName)
+        password(s, client!)
+        s.type("ab")
+        client = nil
+        s.d.step(to: s.d.clock.now + 0.05)
+        #expect(try s.screenShows(nil))
+        #expect(s.keys.closed)
+    }
+
+    // MARK: systemd's password agent protocol
+
+    /// A datagram socket like systemd-ask-password's, and what arrives on it.
+    final class Asker {
+        let path: String
+        let fd: Int32
+        init(directory: String) {
+            path = directory + "/sck.\(UUID().uuidString.prefix(6))"
+            fd = sk_unix_datagram_bind(path)
+        }
+        deinit { close(fd) }
+        func received() -> String? {
+            var buffer = [UInt8](repeating: 0, count: 512)
+            let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            return n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self) : nil
+        }
+    }
+
+    @Test func anAskFileIsShownAndAnsweredOnItsSocket() throws {
+        let s = try Setup()
+        let asker = Asker(directory: s.askDirectory)
+        try s.writeAsk("ask.a1", socket: asker.path)
+        #expect(try s.screenShows(PromptPicture(message: Self.message)))
+        s.type("Bär@Fuß")
+        s.press(.enter)
+        #expect(asker.received() == "+Bär@Fuß")
+        #expect(try s.screenShows(nil))
+    }
+
+    @Test func anAskAnsweredByAnotherAgentOrExpiredGoesAway() throws {
+        let s = try Setup()
+        let asker = Asker(directory: s.askDirectory)
+        try s.writeAsk("ask.first", socket: asker.path)
+        s.type("x")
+        // The console's agent answered: systemd-ask-password removes the file.
+        try FileManager.default.removeItem(atPath: s.askDirectory + "/ask.first")
+        s.d.step(to: s.d.clock.now + 0.05)
+        #expect(try s.screenShows(nil))
+        #expect(asker.received() == nil)
+        // NotAfter: one second from now on the daemon's monotonic clock.
+        try s.writeAsk("ask.second", socket: asker.path, notAfter: UInt64((s.d.clock.now + 1) * 1_000_000))
+        #expect(try s.screenShows(PromptPicture(message: Self.message)))
+        s.d.step(to: s.d.clock.now + 1.5)
+        #expect(try s.screenShows(nil))
+        #expect(s.d.logContains("ask.second expired (NotAfter= passed)"))
+    }
+
+    @Test func badAskFilesAreSaidAndLeft() throws {
+        let s = try Setup()
+        let asker = Asker(directory: s.askDirectory)
+        #expect(mkfifo(s.askDirectory + "/ask.fifo", 0o600) == 0)
+        try String(repeating: "x", count: PasswordAsk.sizeLimit + 1).write(toFile: s.askDirectory + "/ask.huge", atomically: true, encoding: .utf8)
+        try s.writeAsk("ask.gone", socket: s.askDirectory + "/sck.nobody")
+        s.d.step(to: s.d.clock.now + 0.05)
+        #expect(s.d.logContains("ask.fifo: it is not a regular file (a FIFO, socket or device); not answered"))
+        #expect(s.d.logContains("ask.huge: it is 16385 bytes, more than the 16384 bytes a file may have; not answered"))
+        // The one whose socket is gone is shown; its answer fails and is said, the daemon goes on.
+        s.type("pw")
+        s.press(.enter)
+        #expect(s.d.logContains("cannot answer \(s.askDirectory)/ask.gone: its socket \(s.askDirectory)/sck.nobody"))
+        try s.writeAsk("ask.next", socket: asker.path)
+        s.type("ok")
+        s.press(.enter)
+        #expect(asker.received() == "+ok")
+    }
+
+    @Test func aFloodOfAskFilesIsCapped() throws {
+        let s = try Setup()
+        let asker = Asker(directory: s.askDirectory)
+        for i in 0..<(PasswordAgent.maximumAsks + 8) {
+            let text = "[Ask]\nSocket=\(asker.path)\nMessage=Question \(i)\n"
+            try text.write(toFile: s.askDirectory + "/ask.\(String(format: "%03d", i))", atomically: true, encoding: .utf8)
+        }
+        s.d.step(to: s.d.clock.now + 0.05)
+        #expect(s.d.daemon.prompts.questions.count == PasswordAgent.maximumAsks)
+        #expect(s.d.logContains("32 questions open at once"))
+        #expect(try s.screenShows(PromptPicture(message: "Question 0")))
+    }
+
+    @Test func keysHeldBeyondTheCapAreRefusedAndSaid() throws {
+        let s = try Setup()
+        let asker = Asker(directory: s.askDirectory)
+        try s.writeAsk("ask.long", socket: asker.path)
+        s.type(String(repeating: "a", count: 300))
+        #expect(s.d.daemon.prompts.picture == PromptPicture(message: Self.message, bullets: 256, notice: "No more than 256 characters: the rest is not taken"))
+        s.press(.enter)
+        #expect(asker.received() == "+" + String(repeating: "a", count: 256))
+    }
+}

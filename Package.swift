@@ -81,6 +81,7 @@ let package = Package(
                 "SkeletonControl",
                 "SkeletonCapture",
                 "SkeletonWayland",
+                "SkeletonInput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -10,7 +10,7 @@ extension Daemon {
         let logger = self.logger
         let settings = self.settings.prompts
         let desk = PromptDesk(logger: logger) {
-            let keymap = settings.keymap.flatMap(KeymapChoice.init(option:)) ?? KeymapChoice.system()
+            let keymap = settings.keymap.flatMap(KeymapChoice.init(option:)) ?? KeymapChoice.compiledOrSystem()
             do {
                 let keyboard = try Keyboard(translator: try KeyTranslator(keymap), directory: settings.inputDirectory)
                 keyboard.log = { logger.info("prompt: \($0)") }

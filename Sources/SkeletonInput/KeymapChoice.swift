@@ -64,6 +64,14 @@ public struct KeymapChoice: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Where the initramfs hooks put the console's keymap compiled (`skeletond keymap`).
+    public static let compiledPath = "/etc/skeletond/keymap.xkb"
+
+    /// The compiled keymap where there is one (the initramfs), else the console's configuration.
+    public static func compiledOrSystem() -> KeymapChoice {
+        SystemCalls.fileExists(compiledPath) ? KeymapChoice(file: compiledPath) : system()
+    }
+
     /// /etc/default/keyboard (under `root`), or US English when it cannot be read.
     public static func system(root: String = "") -> KeymapChoice {
         guard let bytes = SystemCalls.readFile(root + defaultKeyboardPath, limit: 64 * 1024) else { return KeymapChoice() }

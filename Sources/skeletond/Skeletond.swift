@@ -15,7 +15,7 @@ struct Skeletond: ParsableCommand {
 
     private static var commands: [any ParsableCommand.Type] {
         var all: [any ParsableCommand.Type] = [RunCommand.self, CacheCommand.self, RenderCommand.self, ValidateCommand.self, TreeCommand.self,
-                                               CaptureCommand.self]
+                                               CaptureCommand.self, KeymapCommand.self]
         #if canImport(SkeletonPreview)
         all.append(PreviewCommand.self)
         #endif

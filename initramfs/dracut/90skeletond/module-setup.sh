@@ -47,6 +47,15 @@ install() {
             /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf; do
         [ -f "$file" ] && inst_simple "$file"
     done
+    # What a prompt needs before the root is mounted: the console's keymap compiled into one
+    # file (no XKB data in the initramfs) and the Compose table its dead keys go through.
+    local keymap
+    keymap=$(mktemp) && /usr/bin/skeletond keymap --output "$keymap" >/dev/null && inst_simple "$keymap" /etc/skeletond/keymap.xkb \
+        || dwarn "skeletond: the console's keymap (/etc/default/keyboard) does not compile: prompts in the initramfs read keys as US English"
+    rm -f "$keymap"
+    for file in /usr/share/X11/locale/compose.dir /usr/share/X11/locale/locale.alias /usr/share/X11/locale/en_US.UTF-8/Compose; do
+        [ -f "$file" ] && inst_simple "$file"
+    done
     inst_hook pre-udev 90 "$moddir/skeletond-start.sh"
     inst_hook pre-pivot 90 "$moddir/skeletond-new-root.sh"
 }

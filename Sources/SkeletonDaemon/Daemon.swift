@@ -392,7 +392,9 @@ public final class Daemon {
         case .deviceGone:
             needsDraw = true
             return
-        case .complete: needsDraw = false
+        case .complete:
+            needsDraw = false
+            if frame.prompt != nil { prompts.shown(now: clock.now) }
         case .incomplete: needsDraw = true
         }
         // A frame can start a motion of its own (a bar sliding to a new value, an indeterminate

@@ -13,6 +13,9 @@ protocol KeySource: AnyObject {
     /// When a held key repeats next.
     var repeatDue: Double? { get }
     func repeatIfDue(now: Double, _ action: (KeyAction) -> Void)
+    /// When the last key went down, on CLOCK_MONOTONIC (the kernel's time of the event); nil
+    /// when not known.
+    var lastKeyTime: Double? { get }
     func close()
 }
 

@@ -28,6 +28,8 @@ final class PromptDesk {
     private let entry: SecretBuffer
     private var notice: String?
     private var keys: (any KeySource)?
+    /// This desk keeps the process undumpable (`SecretGuard`) while questions are open.
+    private var holdsSecret = false
     /// Until when a question waits for a keyboard to be plugged in.
     private var keyboardDeadline: Double?
     /// Ask files left to other agents (Escape, no keyboard): not shown again.
@@ -69,9 +71,12 @@ final class PromptDesk {
     /// A new question while the skeleton shows.
     func ask(_ question: Question, now: Double) {
         if case .agent(let ask) = question.asker, leftToOthers.contains(ask.file) { return }
+        if !holdsSecret {
+            SecretGuard.hold()
+            holdsSecret = true
+        }
         questions.append(question)
         logger.info("prompt: \(Self.describe(question)) (\(questions.count) open)")
-        SystemCalls.setDumpable(false)
         readKeys(now: now)
         if questions.count == 1 { begin(now: now) }
     }
@@ -183,8 +188,19 @@ final class PromptDesk {
         stopReadingIfIdle()
     }
 
+    /// When the question on screen came, until a frame shows it (`shown`).
+    private(set) var askedAt: Double?
+
+    /// A frame with the current question is on screen: says how long after it came, once.
+    func shown(now: Double) {
+        guard let at = askedAt else { return }
+        askedAt = nil
+        logger.info("prompt: on screen \(JSONValue.formatNumber(((now - at) * 10000).rounded() / 10)) ms after it was asked")
+    }
+
     private func answer(_ q: Question) {
         questions.removeFirst()
+        let pressed = keys?.lastKeyTime
         switch q.asker {
         case .agent(let ask):
             do {
@@ -196,6 +212,10 @@ final class PromptDesk {
         case .plymouth(let ticket):
             replyPlymouthSecret(ticket, entry)
             logger.info("prompt: answered Plymouth's \(q.prompt.kind == .question ? "question" : "password request")")
+        }
+        if let pressed {
+            let ms = ((SystemCalls.monotonicSeconds() - pressed) * 10000).rounded() / 10
+            logger.info("prompt: answer sent \(JSONValue.formatNumber(ms)) ms after Enter went down")
         }
         entry.clear()
         notice = nil
@@ -214,6 +234,7 @@ final class PromptDesk {
 
     private func begin(now: Double?) {
         entry.clear()
+        askedAt = now
         // A question that can be typed here brings the skeleton back over a console shown before.
         if keys?.count ?? 0 > 0 { consoleNeeded(false) }
         notice = (keys?.count ?? 0) == 0 ? "Waiting for a keyboard" : nil
@@ -256,7 +277,10 @@ final class PromptDesk {
         if questions.isEmpty && keystrokeWatches.isEmpty {
             keys?.close()
             keys = nil
-            SystemCalls.setDumpable(true)
+            if holdsSecret {
+                SecretGuard.release()
+                holdsSecret = false
+            }
         }
         changed()
     }

@@ -27,6 +27,8 @@ public final class Keyboard {
     public var udevData = "/run/udev/data"
     private var now = 0.0
     private var held: (code: UInt32, next: Double)?
+    /// The kernel's time of the last key pressed (CLOCK_MONOTONIC seconds).
+    public private(set) var lastKeyTime: Double?
     public var repeatDelay = 0.5
     public var repeatInterval = 1.0 / 30
     /// Says what happened to devices (never a key).
@@ -146,6 +148,7 @@ public final class Keyboard {
                 // The seat's count: a key down on two keyboards is one press.
                 let seatCount = libinput_event_keyboard_get_seat_key_count(key)
                 guard (pressed && seatCount == 1) || (!pressed && seatCount == 0) else { continue }
+                if pressed { lastKeyTime = Double(libinput_event_keyboard_get_time_usec(key)) / 1_000_000 }
                 if pressed, translator.repeats(code) {
                     held = (code, now + repeatDelay)
                 } else if !pressed, held?.code == code {

@@ -19,6 +19,7 @@ final class HandKeys: KeySource {
     func handle(_ fd: FileDescriptor, now: Double, _ action: (KeyAction) -> Void) -> Bool { false }
     var repeatDue: Double? { nil }
     func repeatIfDue(now: Double, _ action: (KeyAction) -> Void) {}
+    var lastKeyTime: Double? { nil }
     func close() { closed = true }
 }
 
@@ -111,10 +112,10 @@ final class HandKeys: KeySource {
         #expect(try s.screenShows(PromptPicture(message: Self.message, bullets: 5)))
         s.press(.enter)
         #expect(client.readBytes(10, seconds: 0) == [2, 5, 0, 0, 0] + Array("s3cet".utf8))
-        // The prompt is gone, the keyboard let go, the process dumpable again.
+        // The prompt is gone and the keyboard let go. (The process is dumpable again once no
+        // desk in it holds a question: other tests' may, so that is not asserted here.)
         #expect(try s.screenShows(nil))
         #expect(s.keys.closed)
-        #expect(SystemCalls.isDumpable)
         #expect(!s.d.lines.all.contains { $0.contains("s3c") })
     }
 

@@ -10,13 +10,30 @@ import SkeletonRender
 import SkeletonSystem
 import Testing
 
-/// Keys given by hand: a keyboard that is there (or not), typed into by the test.
+/// Keys given by hand: a keyboard that is there (or not), typed into by the test; `unplug`
+/// takes it away as a device's removal would, through a descriptor the loop polls.
 final class HandKeys: KeySource {
     var count: Int
     private(set) var closed = false
-    init(keyboards: Int = 1) { count = keyboards }
-    var watches: [Watch] { [] }
-    func handle(_ fd: FileDescriptor, now: Double, _ action: (KeyAction) -> Void) -> Bool { false }
+    private let pipe: (read: FileDescriptor, write: FileDescriptor)
+    init(keyboards: Int = 1) {
+        count = keyboards
+        pipe = try! SystemCalls.pipe()
+    }
+    deinit {
+        pipe.read.close()
+        pipe.write.close()
+    }
+    /// The keyboard goes when the loop reads its descriptor, as libinput reports a removal.
+    func unplug() { pipe.write.writeAll([1]) }
+    var watches: [Watch] { [Watch(descriptor: pipe.read, events: .readable)] }
+    func handle(_ fd: FileDescriptor, now: Double, _ action: (KeyAction) -> Void) -> Bool {
+        guard fd == pipe.read else { return false }
+        var byte: [UInt8] = [0]
+        _ = try? byte.withUnsafeMutableBytes { try fd.read(into: $0) }
+        count = 0
+        return true
+    }
     var repeatDue: Double? { nil }
     func repeatIfDue(now: Double, _ action: (KeyAction) -> Void) {}
     var lastKeyTime: Double? { nil }
@@ -42,7 +59,7 @@ final class HandKeys: KeySource {
             input = base + "/input"
             try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
             let settings = #"{"plymouth": {"listen": true, "socket": "\#(plymouthName)"}, "prompts": {"agent": "\#(askDirectory)", "inputDevices": "\#(input)"}}"#
-            d = try SteppedDaemon(layouts: PlymouthTests.layouts, start: "a", size: PromptTests.size, settings: settings)
+            d = try SteppedDaemon(layouts: TransitionEndTests.layouts, start: "a", size: PromptTests.size, settings: settings)
             keys.count = keyboards
             let keys = self.keys
             d.daemon.prompts.openKeys = { keys }
@@ -68,14 +85,14 @@ final class HandKeys: KeySource {
         }
 
         /// The skeleton with `picture` over it, as the screen must show it.
-        func expected(_ picture: PromptPicture?) throws -> PixelBuffer {
-            let image = try d.render("a")
+        func expected(_ picture: PromptPicture?, layout: String = "a") throws -> PixelBuffer {
+            let image = try d.render(layout)
             if let picture { PromptOverlay(outputSize: PromptTests.size, sprites: ContentSprites()).draw(picture, region: image.canvas.bounds, into: image.canvas) }
             return image
         }
 
-        func screenShows(_ picture: PromptPicture?) throws -> Bool {
-            let want = try expected(picture)
+        func screenShows(_ picture: PromptPicture?, layout: String = "a") throws -> Bool {
+            let want = try expected(picture, layout: layout)
             let got = d.screen
             if got.pixels != want.pixels {
                 try? ImageFile.write(got.canvas, to: "/tmp/prompt-actual.png", format: .png)
@@ -179,6 +196,35 @@ final class HandKeys: KeySource {
         #expect(client.readBytes(1, seconds: 0) == [5])
         #expect(s.d.logContains("no keyboard within 3 s; the questions are left to the console"))
         #expect(s.d.daemon.steppedAside)
+    }
+
+    @Test func aKeyboardUnpluggedMidPassphraseWaitsForAnother() throws {
+        let s = try Setup()
+        let client = try TestClient(path: "@" + s.plymouthName)
+        password(s, client)
+        s.type("abc")
+        s.keys.unplug()
+        s.d.step(to: s.d.clock.now + 0.05)
+        #expect(try s.screenShows(PromptPicture(message: Self.message, bullets: 3, notice: "Waiting for a keyboard")))
+        s.d.step(to: s.d.clock.now + PromptDesk.keyboardWait)
+        #expect(client.readBytes(1, seconds: 0) == [5])
+        #expect(s.d.daemon.prompts.picture == nil)
+    }
+
+    @Test func aQuestionDuringADissolveIsDrawnOverIt() throws {
+        let s = try Setup()
+        let control = try s.d.connect()
+        _ = s.d.request(control, #"{"command": "show", "layout": "b", "transition": {"kind": "crossDissolve", "duration": 1}}"#)
+        s.d.step(to: s.d.clock.now + 0.3)
+        let client = try TestClient(path: "@" + s.plymouthName)
+        password(s, client)
+        s.d.step(to: s.d.clock.now + 0.1)
+        // Mid-dissolve: the panel is there (its colour at its lower left), the rest dimmed.
+        let panel = PromptOverlay(outputSize: Self.size, sprites: nil).panel
+        #expect(s.d.screen[panel.x + 4, panel.maxY - 4] & 0xFFFFFF == 0xFA_FAFA)
+        #expect(s.d.screen[2, 2] & 0xFFFFFF == 0x6E_6E6E, "white dimmed")
+        s.d.step(to: s.d.clock.now + 1)
+        #expect(try s.screenShows(PromptPicture(message: Self.message), layout: "b"))
     }
 
     @Test func whileHiddenQuestionsGetNoAnswerAtOnce() throws {

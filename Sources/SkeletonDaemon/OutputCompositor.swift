@@ -114,7 +114,7 @@ public final class OutputCompositor {
         }
         shadowOwner = nil
         defer {
-            if let prompt = frame.prompt { promptOverlay().draw(prompt, region: shadow.bounds, into: shadow) }
+            if let prompt = frame.prompt { promptOverlay(for: frame.look, main).draw(prompt, region: shadow.bounds, into: shadow) }
             shownPrompt = frame.prompt
         }
         let skeleton = scratch(&current)
@@ -135,7 +135,7 @@ public final class OutputCompositor {
     /// A prompt that comes or goes redraws the whole output (the dimming covers it all).
     private func drawWithPrompt(_ frame: SessionFrame, _ main: FrameRenderer) -> [PixelRect] {
         let shadow = output.shadow
-        let overlay = promptOverlay()
+        let overlay = promptOverlay(for: frame.look, main)
         defer { shownPrompt = frame.prompt }
         if frame.prompt == nil || shownPrompt == nil || (overlay.coversOutput && frame.prompt?.differsOnlyInEntry(from: shownPrompt!) != true) {
             main.renderFull(at: frame.animationTime, into: shadow)
@@ -152,9 +152,11 @@ public final class OutputCompositor {
         return [region]
     }
 
-    private func promptOverlay() -> PromptOverlay {
-        if let overlay { return overlay }
-        let made = PromptOverlay(outputSize: output.size, sprites: sprites)
+    /// The overlay for `look`: in its layout's `prompt` view where it has one, else centred.
+    private func promptOverlay(for look: SkeletonLook, _ renderer: FrameRenderer) -> PromptOverlay {
+        let place = look.layout.promptNodeID.flatMap { renderer.layout.root.frame(ofNodeWithID: $0) }
+        if let overlay, overlay.place == place { return overlay }
+        let made = PromptOverlay(outputSize: output.size, place: place, sprites: sprites)
         overlay = made
         return made
     }

@@ -52,3 +52,15 @@ public struct Layout: Sendable, Hashable {
         self.root = root
     }
 }
+
+extension Layout {
+    /// The id of the view with the `prompt` role, where the boot's questions are drawn; nil:
+    /// they are drawn over the dimmed screen.
+    public var promptNodeID: String? { Self.promptID(in: root) }
+
+    private static func promptID(in node: Node) -> String? {
+        if node.role == .prompt, let id = node.id { return id }
+        for child in node.children { if let found = promptID(in: child) { return found } }
+        return nil
+    }
+}

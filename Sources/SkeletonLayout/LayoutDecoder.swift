@@ -172,9 +172,8 @@ public struct LayoutDecoder {
         case nil: break
         }
         if let role, let kind {
-            let fits = (role == .message && kind == .label) || (role == .progress && kind == .progress)
-            if !fits {
-                reader.fail(path.key("role"), "role \"\(role.rawValue)\" is for a \(role == .message ? "label" : "progress") node, not a \(kind.rawValue) node")
+            if role.kind != kind {
+                reader.fail(path.key("role"), "role \"\(role.rawValue)\" is for a \(role.kind.rawValue) node, not a \(kind.rawValue) node")
             } else if id == nil {
                 reader.fail(path.key("role"), "a node with a role needs an \"id\": commands reach it by its id")
             }

@@ -5,4 +5,16 @@ public enum NodeRole: String, Sendable, CaseIterable {
     case message
     /// The progress bar.
     case progress
+    /// A view where the boot's questions (a disk's passphrase) are drawn, instead of a panel
+    /// over the dimmed screen.
+    case prompt
+
+    /// The node kind a role is given to.
+    public var kind: NodeKind {
+        switch self {
+        case .message: return .label
+        case .progress: return .progress
+        case .prompt: return .view
+        }
+    }
 }

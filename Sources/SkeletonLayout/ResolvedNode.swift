@@ -15,6 +15,13 @@ public struct ResolvedNode: Sendable, Hashable {
     /// A progress bar's value in force.
     public var value: ProgressValue?
 
+    /// The frame of the node with `id` in this subtree, depth first.
+    public func frame(ofNodeWithID id: String) -> Rect? {
+        if self.id == id { return frame }
+        for child in children { if let found = child.frame(ofNodeWithID: id) { return found } }
+        return nil
+    }
+
     /// The tree as JSON: kind, id, skeletonable, frame, children (plus skeleton, hidden and lines where they apply).
     public var json: JSONValue {
         var members: [String: JSONValue] = [

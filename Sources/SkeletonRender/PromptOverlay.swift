@@ -8,6 +8,8 @@ import SkeletonLayout
 /// damage alone is redrawn.
 public final class PromptOverlay {
     public let outputSize: Size
+    /// The layout's `prompt` node's frame the panel fills, if any.
+    public let place: Rect?
     /// The panel's rectangle on the output.
     public let panel: PixelRect
     private let dims: Bool
@@ -26,6 +28,7 @@ public final class PromptOverlay {
     /// `place`: a layout's `prompt` node's frame on this output; nil: a panel centred on the output.
     public init(outputSize: Size, place: Rect? = nil, sprites: SpriteSource?) {
         self.outputSize = outputSize
+        self.place = place
         self.sprites = sprites
         let shorter = Double(min(outputSize.width, outputSize.height))
         scale = min(3, max(0.6, shorter / 720))

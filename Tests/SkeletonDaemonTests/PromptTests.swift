@@ -45,6 +45,13 @@ final class HandKeys: KeySource {
 @Suite(.serialized) struct PromptTests {
     static let size = Size(width: 640, height: 400)
     static let message = "Please unlock disk cryptroot:"
+    /// A layout with a place of its own for questions.
+    static let withPromptView = """
+        {"name": "p", "canvas": {"width": 200, "height": 100, "background": "#FFFFFF"},
+         "presentation": {"style": "solid", "animated": false},
+         "root": {"kind": "view", "children": [{"kind": "image", "frame": [10, 10, 40, 40]},
+           {"kind": "view", "id": "ask", "role": "prompt", "frame": [60, 10, 130, 60]}]}}
+        """
 
     final class Setup {
         let d: SteppedDaemon
@@ -59,7 +66,8 @@ final class HandKeys: KeySource {
             input = base + "/input"
             try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
             let settings = #"{"plymouth": {"listen": true, "socket": "\#(plymouthName)"}, "prompts": {"agent": "\#(askDirectory)", "inputDevices": "\#(input)"}}"#
-            d = try SteppedDaemon(layouts: TransitionEndTests.layouts, start: "a", size: PromptTests.size, settings: settings)
+            d = try SteppedDaemon(layouts: TransitionEndTests.layouts.merging(["p": PromptTests.withPromptView]) { a, _ in a }, start: "a",
+                                  size: PromptTests.size, settings: settings)
             keys.count = keyboards
             let keys = self.keys
             d.daemon.prompts.openKeys = { keys }
@@ -225,6 +233,24 @@ final class HandKeys: KeySource {
         #expect(s.d.screen[2, 2] & 0xFFFFFF == 0x6E_6E6E, "white dimmed")
         s.d.step(to: s.d.clock.now + 1)
         #expect(try s.screenShows(PromptPicture(message: Self.message), layout: "b"))
+    }
+
+    @Test func aLayoutsPromptViewHoldsTheQuestionWithNothingDimmed() throws {
+        let s = try Setup()
+        let control = try s.d.connect()
+        _ = s.d.request(control, #"{"command": "show", "layout": "p", "transition": {"kind": "none"}}"#)
+        let client = try TestClient(path: "@" + s.plymouthName)
+        password(s, client)
+        s.type("ab")
+        let layout = try s.d.layout("p")
+        let image = try s.d.render("p")
+        let place = try #require(FrameRenderer(layout: layout, outputSize: Self.size).layout.root.frame(ofNodeWithID: "ask"))
+        let overlay = PromptOverlay(outputSize: Self.size, place: place, sprites: ContentSprites())
+        overlay.draw(PromptPicture(message: Self.message, bullets: 2), region: image.canvas.bounds, into: image.canvas)
+        #expect(overlay.panel == PixelRect(enclosing: place))
+        #expect(s.d.screen.pixels == image.pixels)
+        // Outside the view, the skeleton as it is: not dimmed.
+        #expect(s.d.screen[2, 2] & 0xFFFFFF == 0xFF_FFFF)
     }
 
     @Test func whileHiddenQuestionsGetNoAnswerAtOnce() throws {

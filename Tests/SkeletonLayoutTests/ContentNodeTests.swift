@@ -32,7 +32,8 @@ import Testing
               {"kind": "label", "role": "progress", "id": "x"},
               {"kind": "label", "role": "message"},
               {"kind": "image", "contentMode": "center"},
-              {"kind": "label", "text": 3}
+              {"kind": "label", "text": 3},
+              {"kind": "label", "role": "prompt", "id": "ask"}
             ]}
             """#)).map { "\($0.path): \($0.message)" }
         #expect(issues.contains { $0.hasPrefix("root.children[0].value: ") && $0.contains("1.5") }, "\(issues)")
@@ -41,6 +42,12 @@ import Testing
         #expect(issues.contains("root.children[3].role: a node with a role needs an \"id\": commands reach it by its id"))
         #expect(issues.contains("root.children[4].contentMode: a contentMode needs a \"source\""))
         #expect(issues.contains { $0.hasPrefix("root.children[5].text: expected a string") })
+        #expect(issues.contains("root.children[6].role: role \"prompt\" is for a view node, not a label node"))
+    }
+
+    @Test func aViewWithThePromptRoleIsWhereQuestionsGo() throws {
+        let layout = try loadLayout(layoutText(root: #"{"kind": "view", "children": [{"kind": "view", "id": "ask", "role": "prompt", "frame": [10, 20, 300, 100]}]}"#))
+        #expect(layout.promptNodeID == "ask")
     }
 
     static let splash = layoutText(root: #"""

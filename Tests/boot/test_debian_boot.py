@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A real boot: Debian 12 with systemd as PID 1 and skeletond's package, under QEMU.
 
-    python3 Tests/boot/test_debian_boot.py [--case initramfs|layout-change|disabled|real-root|no-executable|dracut|dracut-disabled|no-module|chroot-image|chroot-image-virtio|chroot-image-uefi|handoff]... [--deb PATH]
+    python3 Tests/boot/test_debian_boot.py [--case initramfs|layout-change|disabled|real-root|no-executable|dracut|dracut-disabled|no-module|chroot-image|chroot-image-virtio|chroot-image-uefi|handoff|luks|luks-de|luks-plymouth]... [--deb PATH]
 
 The root file system is built by mmdebstrap from Debian's packages (cached as
 build/boot/debian12-base-HASH.tar), the package of `make deb` is installed into it with dpkg, a
@@ -44,6 +44,10 @@ real root's udev loads bochs; checked as `initramfs` from the real root on.
 Case `handoff` (only with `--case handoff`, not in `make test`, for its time): a root with Xorg,
 weston, cage, seatd and foot besides, on virtio-gpu; the kiosk recipes of examples/handoff take
 the screen from the skeleton in turn (Tests/boot/handoff.py).
+
+Cases `luks`, `luks-de` and `luks-plymouth` (only on request): the root on LUKS2, unlocked by
+Debian's cryptsetup-initramfs with the passphrase typed over QMP, a wrong one first
+(Tests/boot/luks.py).
 
 Follow-ups that boot the `initramfs` case's root and the disk its boot left (they run that case
 too), told what to do by `e2e.step=` on the kernel command line (Tests/boot/guest/e2e-after):

@@ -104,6 +104,8 @@ extension Daemon {
             if let goingDown { return refuse(goingDown.refusal("deactivate")) }
             if host.deactivate() {
                 logger.info("deactivated; the display is let go until reactivate")
+                // Nothing of ours is seen now: open questions go to the askers' fallbacks.
+                prompts.hidden()
                 if session.state == .showing { handOverWatch.began(at: clock.now) }
             }
             return reply(["deactivated": true])

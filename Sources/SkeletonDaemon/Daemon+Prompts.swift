@@ -41,8 +41,9 @@ extension Daemon {
         offerAgentQuestions()
     }
 
-    /// Whether a question can be put on screen now: the skeleton shows on a display.
-    private var canAsk: Bool { session.state == .showing && host.display != nil && goingDown == nil }
+    /// Whether a question can be put on screen now: the skeleton shows on a display that is
+    /// not handed over (`deactivate`: a display server has the card, and would hide it).
+    private var canAsk: Bool { session.state == .showing && host.display != nil && !host.deactivated && goingDown == nil }
 
     /// The agent's open questions that the desk does not have yet, while the skeleton shows.
     func offerAgentQuestions() {

@@ -109,7 +109,8 @@ final class PromptDesk {
         stopReadingIfIdle()
     }
 
-    /// The skeleton went away: every question is left to the askers' fallbacks at once.
+    /// The skeleton went away (or the display was handed over): every question is left to the
+    /// askers' fallbacks at once.
     func hidden() {
         for q in questions { giveUp(q, say: "the skeleton was hidden") }
         questions = []

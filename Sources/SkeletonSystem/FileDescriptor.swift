@@ -5,6 +5,7 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable, CustomString
 
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
+    public static let standardOutput = FileDescriptor(rawValue: 1)
     public static let standardError = FileDescriptor(rawValue: 2)
 
     public var description: String { "fd \(rawValue)" }

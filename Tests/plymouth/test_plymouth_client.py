@@ -164,6 +164,25 @@ def run(executable: Path, libraries: Path, skeletond: Path, skeletonctl: Path) -
         c.check("plymouth show-splash, then --ping answers again",
                 plymouth("show-splash").returncode == 0 and plymouth("--ping").returncode == 0)
 
+        # skeletond called `plymouth` (the initramfs hook's link where Plymouth is not installed):
+        # the same requests from our own client.
+        ours = work / "plymouth"
+        ours.symlink_to(skeletond.resolve())
+
+        def own(*words: str) -> subprocess.CompletedProcess:
+            return subprocess.run([str(ours), *words], capture_output=True, text=True, timeout=15, stdin=subprocess.DEVNULL)
+
+        c.check("skeletond as plymouth: --ping", own("--ping").returncode == 0)
+        c.check("skeletond as plymouth: display-message", own("display-message", "--text=From skeletond's client").returncode == 0)
+        c.check("skeletond as plymouth: the message is kept",
+                "From skeletond's client" in status().get("plymouth", {}).get("messages", []), json.dumps(status().get("plymouth")))
+        asked = own("ask-for-password", "--prompt", "Please unlock disk cryptroot:")
+        c.check("skeletond as plymouth: ask-for-password with no keyboard: exit 1, nothing on stdout",
+                asked.returncode == 1 and asked.stdout == "", f"exit {asked.returncode}, {asked.stdout!r}")
+        unknown = own("frobnicate")
+        c.check("skeletond as plymouth: an unknown command is exit 1 and says so",
+                unknown.returncode == 1 and "unknown command \"frobnicate\"" in unknown.stderr, unknown.stderr)
+
         nobody = plymouth("--ping", user=65534)
         c.check("a client that is not root is refused", nobody.returncode != 0, f"exit {nobody.returncode}")
         c.check("the refusal is logged", "refused a request from uid 65534" in daemon_log(), daemon_log()[-300:])

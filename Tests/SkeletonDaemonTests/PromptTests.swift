@@ -60,14 +60,14 @@ final class HandKeys: KeySource {
         let askDirectory: String
         let input: String
 
-        init(keyboards: Int = 1) throws {
+        init(keyboards: Int = 1, heads: [String]? = nil) throws {
             let base = FileManager.default.temporaryDirectory.path + "/prompt-\(UUID().uuidString.prefix(8))"
             askDirectory = base + "/ask-password"
             input = base + "/input"
             try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
             let settings = #"{"plymouth": {"listen": true, "socket": "\#(plymouthName)"}, "prompts": {"agent": "\#(askDirectory)", "inputDevices": "\#(input)"}}"#
             d = try SteppedDaemon(layouts: TransitionEndTests.layouts.merging(["p": PromptTests.withPromptView]) { a, _ in a }, start: "a",
-                                  size: PromptTests.size, settings: settings)
+                                  size: PromptTests.size, heads: heads, settings: settings)
             keys.count = keyboards
             let keys = self.keys
             d.daemon.prompts.openKeys = { keys }
@@ -94,7 +94,7 @@ final class HandKeys: KeySource {
 
         /// The skeleton with `picture` over it, as the screen must show it.
         func expected(_ picture: PromptPicture?, layout: String = "a") throws -> PixelBuffer {
-            let image = try d.render(layout)
+            let image = try d.render(layout, size: PromptTests.size)
             if let picture { PromptOverlay(outputSize: PromptTests.size, sprites: ContentSprites()).draw(picture, region: image.canvas.bounds, into: image.canvas) }
             return image
         }
@@ -251,6 +251,16 @@ final class HandKeys: KeySource {
         #expect(s.d.screen.pixels == image.pixels)
         // Outside the view, the skeleton as it is: not dimmed.
         #expect(s.d.screen[2, 2] & 0xFFFFFF == 0xFF_FFFF)
+    }
+
+    @Test func everyOutputShowsTheQuestion() throws {
+        let s = try Setup(heads: ["HDMI-A-1", "DP-1"])
+        let client = try TestClient(path: "@" + s.plymouthName)
+        password(s, client)
+        s.type("abcd")
+        let expected = try s.expected(PromptPicture(message: Self.message, bullets: 4))
+        #expect(s.d.screen(of: "HDMI-A-1")?.pixels == expected.pixels)
+        #expect(s.d.screen(of: "DP-1")?.pixels == expected.pixels)
     }
 
     @Test func whileHiddenQuestionsGetNoAnswerAtOnce() throws {

@@ -216,9 +216,3 @@ final class PlymouthServer {
         if let ticket = c.pending { abandoned(ticket) }
     }
 }
-
-/// A Plymouth request whose answer comes later: its connection and a number no other request has.
-struct PlymouthTicket: Hashable {
-    let connection: FileDescriptor
-    let serial: Int
-}

@@ -57,8 +57,6 @@ final class PromptDesk {
         entry = SecretBuffer(capacity: capacity)
     }
 
-    var isAsking: Bool { !questions.isEmpty }
-
     /// What the current question shows, if one is up.
     var picture: PromptPicture? {
         guard let q = questions.first else { return nil }
@@ -87,10 +85,11 @@ final class PromptDesk {
         readKeys(now: now)
     }
 
-    /// Plymouth's ignore-keystroke: the watches for these keys end with no answer.
+    /// Plymouth's ignore-keystroke: the first watch for these keys ends with no answer, as
+    /// plymouthd ends it.
     func ignoreKeystroke(_ watched: String?) {
-        for w in keystrokeWatches where w.keys == watched { replyPlymouth(w.ticket, .noAnswer) }
-        keystrokeWatches.removeAll { $0.keys == watched }
+        guard let index = keystrokeWatches.firstIndex(where: { $0.keys == watched }) else { return }
+        replyPlymouth(keystrokeWatches.remove(at: index).ticket, .noAnswer)
         stopReadingIfIdle()
     }
 
@@ -150,7 +149,11 @@ final class PromptDesk {
     /// What a key means for the question on screen, else for a keystroke watch.
     func press(_ action: KeyAction, now: Double) {
         guard let q = questions.first else {
-            if case .character(let bytes) = action { keystroke(bytes) }
+            switch action {
+            case .character(let bytes): keystroke(bytes)
+            case .enter: [UInt8(ascii: "\n")].withUnsafeBytes { keystroke($0) }
+            default: break
+            }
             return
         }
         switch action {

@@ -28,6 +28,8 @@ depends() {
 
 installkernel() {
     skeletond_settings
+    # The prompts read keyboards through evdev, which the console alone does not need.
+    hostonly='' instmods evdev
     # shellcheck disable=SC2086 # one name per word
     [ -n "$SKELETOND_MODULES" ] && hostonly='' instmods $SKELETOND_MODULES
     if [[ $hostonly ]] && ! compgen -G "/sys/class/drm/card[0-9]*" > /dev/null && [ -z "$SKELETOND_MODULES" ]; then

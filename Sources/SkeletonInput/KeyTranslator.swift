@@ -22,7 +22,10 @@ public final class KeyTranslator {
     /// `xkbRoot`: XKB's data directory (nil: xkbcommon's default, /usr/share/X11/xkb).
     public init(_ keymap: KeymapChoice, xkbRoot: String? = nil) throws(KeymapError) {
         self.keymap = keymap
-        guard let context = xkb_context_new(xkbRoot == nil ? XKB_CONTEXT_NO_FLAGS : XKB_CONTEXT_NO_DEFAULT_INCLUDES) else {
+        // A compiled keymap needs no XKB data: without the default include path, the context is
+        // made where there is none (the initramfs).
+        let flags = xkbRoot == nil && keymap.file == nil ? XKB_CONTEXT_NO_FLAGS : XKB_CONTEXT_NO_DEFAULT_INCLUDES
+        guard let context = xkb_context_new(flags) else {
             throw KeymapError(keymap: keymap.description, reason: "xkbcommon cannot make a context")
         }
         if let xkbRoot { xkb_context_include_path_append(context, xkbRoot) }

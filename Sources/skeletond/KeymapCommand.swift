@@ -22,20 +22,41 @@ struct KeymapCommand: ParsableCommand {
     var root = ""
 
     func run() throws {
+        let status = Self.compile(keymap: keymap, output: output, root: root)
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// `keymap --output FILE [--keymap K] [--root DIR]` read without ArgumentParser: the
+    /// initramfs hooks run it in chroots without /proc, where the static executable's
+    /// ArgumentParser path stops ("Unable to obtain Swift runtime path"). nil: not that form.
+    static func runPlain(_ arguments: [String]) -> Int32? {
+        guard arguments.first == "keymap" else { return nil }
+        var values: [String: String] = [:]
+        var rest = arguments.dropFirst()
+        while let name = rest.popFirst() {
+            guard ["--keymap", "--output", "--root"].contains(name), let value = rest.popFirst() else { return nil }
+            values[name] = value
+        }
+        guard let output = values["--output"] else { return nil }
+        return compile(keymap: values["--keymap"], output: output, root: values["--root"] ?? "")
+    }
+
+    static func compile(keymap: String?, output: String, root: String) -> Int32 {
         let choice = keymap.flatMap(KeymapChoice.init(option:)) ?? KeymapChoice.system(root: root)
         let translator: KeyTranslator
         do { translator = try KeyTranslator(choice) } catch {
             printError(["skeletond keymap: \(error)"])
-            throw ExitCode(1)
+            return 1
         }
         guard let text = translator.compiledText else {
             printError(["skeletond keymap: xkbcommon cannot write the keymap \(choice)"])
-            throw ExitCode(1)
+            return 1
         }
         do { try SystemCalls.writeFile(output, Array(text.utf8)) } catch {
             printError(["skeletond keymap: \(output): \(error)"])
-            throw ExitCode(1)
+            return 1
         }
-        print("\(output): the keymap \(choice), \(text.utf8.count) bytes")
+        FileDescriptor.standardOutput.writeAll(Array("\(output): the keymap \(choice), \(text.utf8.count) bytes\n".utf8))
+        return 0
     }
 }

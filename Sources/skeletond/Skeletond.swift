@@ -34,6 +34,7 @@ struct Skeletond: ParsableCommand {
         }
         // `plymouth` in an initramfs without Plymouth (the hook's link): its client's requests.
         if calledAs("plymouth") { SystemCalls.exit(PlymouthClient.main(arguments: Array(CommandLine.arguments.dropFirst()))) }
+        if let status = KeymapCommand.runPlain(Array(CommandLine.arguments.dropFirst())) { SystemCalls.exit(status) }
         let arguments = UnsafeBufferPointer(start: CommandLine.unsafeArgv + 1, count: max(0, Int(CommandLine.argc) - 1))
         // While the daemon started in the initramfs shows the skeleton, this one attaches to it
         // (`InitramfsAttachment`) and must not touch the display first.

@@ -103,7 +103,7 @@ NEEDS_ROOT = "needs root: the root file system is built, installed into with chr
 # other GPUs...) are left out: the root is unpacked, imaged and booted for every case. cpio,
 # kpartx and e2fsprogs are what dracut needs besides: the dracut case swaps it in for
 # initramfs-tools. make: `make install` runs in the guest (the next-boot follow-up).
-PACKAGES = "systemd-sysv,udev,kmod,linux-image-amd64,initramfs-tools,busybox,cpio,kpartx,e2fsprogs,fonts-dejavu-core,make"
+PACKAGES = "systemd-sysv,udev,kmod,linux-image-amd64,initramfs-tools,busybox,cpio,kpartx,e2fsprogs,fonts-dejavu-core,xkb-data,libx11-data,make"
 EXCLUDED = ["/usr/share/doc/*", "/usr/share/man/*", "/usr/share/locale/*", "/usr/share/info/*",
             "/lib/modules/*/kernel/sound/*", "/lib/modules/*/kernel/net/*", "/lib/modules/*/kernel/drivers/net/*",
             "/lib/modules/*/kernel/drivers/media/*", "/lib/modules/*/kernel/drivers/infiniband/*",
@@ -220,7 +220,10 @@ def prepare_root(case: str, deb: Path, work: Path) -> tuple[Path, Path, Path]:
     shutil.copy(deb, root / "tmp" / "skeletond.deb")
 
     def chroot(*command: str) -> subprocess.CompletedProcess:
-        return subprocess.run(["chroot", str(root), *command], capture_output=True, text=True,
+        # With /proc, as image builders (mmdebstrap) give their hooks: the static skeletond
+        # cannot start without /proc/self/exe.
+        return subprocess.run(["unshare", "--mount", "--fork", "sh", "-c", 'mount -t proc proc "$0/proc" && exec chroot "$0" "$@"',
+                               str(root), *command], capture_output=True, text=True,
                               env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "DEBIAN_FRONTEND": "noninteractive", "LANG": "C"})
 
     installed = chroot("dpkg", "-i", "/tmp/skeletond.deb")

@@ -2,22 +2,19 @@
 LUKS2 volume that the initramfs unlocks (Debian's cryptsetup-initramfs, `cryptroot` in crypttab
 with the `initramfs` option, root=/dev/mapper/cryptroot), the passphrase typed on the keyboard
 over QMP (`send-key`), a wrong one first: it must be refused and asked again, the right one must
-unlock the root and the boot reach multi-user.target. `luks-de`: the German keymap
-(XKBLAYOUT=de, loaded in the initramfs by console-setup's hook) and a passphrase with ä, @ and
-ß. `luks-plymouth`: Debian's plymouth client in the initramfs as /bin/plymouth, as plymouth's
-own hook puts it there, so that askpass asks the daemon over Plymouth's socket. It fails today:
-`plymouth --ping` is answered, ask-for-password gets "no answer" and the client exits 1, and
-askpass, which tries no other way once Plymouth answers the ping, hands cryptsetup an empty
-passphrase ("Nothing to read on input."): the three tries fail at once, again at each of
-initramfs-tools' local-block rounds, then "Gave up waiting for root file system device" and the
-panic (see check_prompt_frames for what the daemon's prompt will add).
+unlock the root and the boot reach multi-user.target. askpass asks through /bin/plymouth (the
+package's hook links it to skeletond where Plymouth is not installed), so the prompt is the
+daemon's, drawn over the dimmed skeleton with one bullet per key, typed through evdev and
+libinput with the console's keymap compiled into the initramfs. `luks-de`: the German keymap
+(XKBLAYOUT=de) and a passphrase with ä, @ (AltGr+q) and ß. `luks-plymouth`: Debian's own plymouth
+client in the initramfs as /bin/plymouth, as plymouth's hook puts it there, asking the daemon.
 
 The volume is made on the host without device-mapper (none here): the root's ext4 image is
 encrypted in place by `cryptsetup reencrypt --encrypt` (offline, with the userspace crypto),
 a real LUKS2 header at its head; PBKDF2 at its lowest count, so that each try costs little
-under TCG. /dev/console is the first VT (console=tty0 last), where askpass reads the keys; a
-guest script (guest/e2e-luks-watch) says on the serial console when askpass waits, and the
-host takes its screenshots and types."""
+under TCG. /dev/console is the first VT (console=tty0 last); a guest script
+(guest/e2e-luks-watch) says on the serial console when askpass waits, and the host takes its
+screenshots and types."""
 
 from __future__ import annotations
 

@@ -55,6 +55,8 @@ install() {
     keymap=$(mktemp) && /usr/bin/skeletond keymap --output "$keymap" >/dev/null && inst_simple "$keymap" /etc/skeletond/keymap.xkb \
         || dwarn "skeletond: the console's keymap (/etc/default/keyboard) does not compile: prompts in the initramfs read keys as US English"
     rm -f "$keymap"
+    # libinput takes only devices udev has marked as input devices (input_id).
+    inst_rules 60-input-id.rules
     for file in /usr/share/X11/locale/compose.dir /usr/share/X11/locale/locale.alias /usr/share/X11/locale/en_US.UTF-8/Compose; do
         [ -f "$file" ] && inst_simple "$file"
     done

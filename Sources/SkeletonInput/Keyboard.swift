@@ -47,10 +47,20 @@ public final class Keyboard {
     deinit { close() }
 
     private var closed = false
+    /// Keys are being handed out of libinput's event queue: a close asked for meanwhile (the
+    /// key answered the last question) waits until the queue is let go.
+    private var dispatching = false
+    private var closeRequested = false
 
-    /// Lets go of every device and of libinput.
+    /// Lets go of every device and of libinput (after the event being handled, when called
+    /// from a key's action).
     public func close() {
         guard !closed else { return }
+        held = nil
+        if dispatching {
+            closeRequested = true
+            return
+        }
         closed = true
         watch?.close()
         keyboards = [:]
@@ -71,6 +81,7 @@ public final class Keyboard {
 
     /// Handles a ready descriptor of `watches`; false when it is not one of them.
     public func handle(_ fd: FileDescriptor, now: Double, _ action: (KeyAction) -> Void) -> Bool {
+        guard !closed else { return false }
         self.now = now
         if fd == watch {
             SystemCalls.drainDirectoryWatch(fd)
@@ -85,13 +96,13 @@ public final class Keyboard {
 
     /// A held key's repeats that are due by `now`.
     public func repeatIfDue(now: Double, _ action: (KeyAction) -> Void) {
-        if let at = retryAt, at <= now {
+        if let at = retryAt, at <= now, !closed {
             self.now = now
             retryAt = nil
             addDevices()
             dispatch(now: now, action)
         }
-        while let h = held, h.next <= now {
+        while !closed, let h = held, h.next <= now {
             held = (h.code, h.next + repeatInterval)
             translator.repeatKey(h.code, action)
         }
@@ -130,8 +141,16 @@ public final class Keyboard {
     }
 
     private func dispatch(now: Double, _ action: (KeyAction) -> Void) {
-        guard libinput_dispatch(input) == 0 else { return }
-        while let event = libinput_get_event(input) {
+        guard !closed, libinput_dispatch(input) == 0 else { return }
+        dispatching = true
+        defer {
+            dispatching = false
+            if closeRequested {
+                closeRequested = false
+                close()
+            }
+        }
+        while !closeRequested, let event = libinput_get_event(input) {
             defer { libinput_event_destroy(event) }
             switch libinput_event_get_type(event) {
             case LIBINPUT_EVENT_DEVICE_REMOVED:

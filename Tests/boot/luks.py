@@ -210,6 +210,7 @@ def check(c, case: str, result: dict, expected: png.Image, work: Path, marker) -
               f"{', '.join(said) or 'not said'} ms")
     c.check(f"{case}: the daemon answered askpass's requests from the keyboard",
             sum("answered Plymouth's password request" in line for line in log) == 2, "|".join(log)[-600:])
+    _, right, wrong = CASES[case]
     c.check(f"{case}: nothing typed is in the daemon's log", not any(w in "|".join(log) for w in (right, wrong)))
     unlocked = marker(result, "UNLOCKED") or ""
     c.check(f"{case}: the initramfs unlocked and mounted the root", "cryptroot" in unlocked.split(), f"{unlocked} (log {work}/serial.txt)")

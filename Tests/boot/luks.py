@@ -130,7 +130,7 @@ def bullets(image: png.Image) -> int | None:
     """The bullets in the prompt's entry on a screenshot (dark runs at least 5 pixels wide along
     the entry's middle row; the caret is narrower); None when no prompt panel is there."""
     (x, y, w, h), row = prompt_geometry(image.width, image.height)
-    panel = image.pixel(x + 4, y + h - 4)[:3]
+    panel = image.pixel(x + w // 2, y + h - 4)[:3]
     if panel != (0xFA, 0xFA, 0xFA):
         return None
     runs, length = 0, 0
@@ -247,3 +247,5 @@ def check_prompt_frames(c, result: dict, expected: png.Image, case: str) -> None
         dimmed = all(image.pixel(px, py)[:3] == tuple(dim(v) for v in expected.pixel(px, py)[:3]) for px, py in outside)
         c.check(f"{case}: {name}: the skeleton dimmed around it", dimmed,
                 f"{[image.pixel(px, py) for px, py in outside]} vs render {[expected.pixel(px, py) for px, py in outside]}")
+    if "realroot" in result["shots"]:
+        c.check(f"{case}: once unlocked, no prompt on screen (the real root)", bullets(png.read(result["shots"]["realroot"])) is None)

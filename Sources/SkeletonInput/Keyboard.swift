@@ -68,8 +68,6 @@ public final class Keyboard {
         translator.reset()
     }
 
-    /// The keyboards' names as the kernel gives them.
-    public var names: [String] { keyboards.values.map { String(cString: libinput_device_get_name($0)) }.sorted() }
     public var count: Int { keyboards.count }
 
     public var watches: [Watch] {

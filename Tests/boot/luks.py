@@ -41,6 +41,8 @@ US = {" ": ["spc"], "\n": ["ret"], "-": ["minus"], ".": ["dot"], "@": ["shift", 
 DE = {" ": ["spc"], "\n": ["ret"], "-": ["slash"], ".": ["dot"], "@": ["alt_r", "q"], "!": ["shift", "1"],
       "ä": ["apostrophe"], "ö": ["semicolon"], "ü": ["bracket_left"], "ß": ["minus"], "y": ["z"], "z": ["y"]}
 HOLD_MS = 30
+# What is typed at systemd-ask-password's question in the real root.
+AGENT_ANSWER = "data key"
 
 
 def append(case: str) -> str:
@@ -70,7 +72,12 @@ def install(root: Path, case: str) -> None:
         path.chmod(0o755)
     (root / "usr/local/bin/e2e-luks").write_text(
         "#!/bin/sh\nout() { echo \"$*\" > /dev/ttyS0; }\nout \"@@LUKS_ROOT $(findmnt -n -o SOURCE /)\"\n"
-        "out \"@@LUKS_STATUS $(cryptsetup status cryptroot | tr -s ' ' | tr '\\n' '|')\"\n")
+        "out \"@@LUKS_STATUS $(cryptsetup status cryptroot | tr -s ' ' | tr '\\n' '|')\"\n"
+        # systemd's password agent protocol in the real root: a question of systemd-ask-password,
+        # answered by the daemon (one agent among systemd's own) from the keyboard.
+        "out \"@@AGENT_ASK\"\n"
+        "answer=$(systemd-ask-password --timeout=90 --id=e2e:data 'Passphrase for the data disk:')\n"
+        "out \"@@AGENT_ANSWER $answer\"\n")
     (root / "usr/local/bin/e2e-luks").chmod(0o755)
     (root / "etc/systemd/system/e2e-luks.service").write_text(
         "[Unit]\nDescription=boot test: what the root is on\nBefore=e2e-after.service\n"
@@ -163,6 +170,10 @@ def reactor(case: str, work: Path):
             time.sleep(0.2)
 
     def react(qmp, line: str, result: dict) -> None:
+        if line.startswith("@@AGENT_ASK"):
+            until(qmp, result, "agent", 0)
+            type_text(qmp, AGENT_ANSWER + "\n", layout)
+            return
         if not line.startswith("@@ASKPASS "):
             return
         n = int(line.split()[1])
@@ -201,6 +212,11 @@ def check(c, case: str, result: dict, expected: png.Image, work: Path, marker) -
         print(f"  {case}: ... {len(shown) - 12} more in {work}/serial.txt")
     c.check(f"{case}: asked twice (the wrong passphrase, then the right one)", len(asked) == 2, f"{asked}")
     # A wrong passphrase taken would have unlocked the root at the first prompt.
+    agent = marker(result, "AGENT_ANSWER")
+    c.check(f"{case}: systemd-ask-password in the real root answered through the daemon, typed on the keyboard",
+            agent == AGENT_ANSWER, f"{agent!r}")
+    if "agent" in result["shots"]:
+        c.check(f"{case}: the agent's question over the skeleton, no bullet yet", bullets(png.read(result["shots"]["agent"])) == 0)
     c.check(f"{case}: the wrong passphrase was refused (asked again, unlocked after the second)",
             len(asked) == 2 and marker(result, "UNLOCKED") is not None)
     log = (marker(result, "DAEMON_PROMPTS") or "").split("|")

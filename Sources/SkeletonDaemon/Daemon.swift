@@ -288,8 +288,9 @@ public final class Daemon {
     /// then the loop waits for the next event or deadline and handles what arrived.
     public func turn() {
         let now = clock.now
-        // The first frame waits longer for its pictures and texts: nothing else waits on it yet.
-        sprites.grace = host.firstFrameShown ? Self.frameGrace : Self.firstFrameGrace
+        // The first frame waits longer for its pictures and texts: nothing else waits on it yet;
+        // so does a question's first frame, so that its message comes with it.
+        sprites.grace = host.firstFrameShown && prompts.askedAt == nil ? Self.frameGrace : Self.firstFrameGrace
         sprites.newTurn()
         collectWork(now: now)
         for event in session.advance(to: now) { handle(event) }

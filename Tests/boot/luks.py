@@ -133,6 +133,14 @@ def prompt_geometry(width: int, height: int) -> tuple[tuple[int, int, int, int],
     return (round(x), round(y), round(panel_w), round(panel_h)), round(entry_y + 20 * scale)
 
 
+def message_ink(image: png.Image) -> int:
+    """Dark pixels in the prompt's message box (the message is drawn there)."""
+    (x, y, w, h), row = prompt_geometry(image.width, image.height)
+    scale = min(3, max(0.6, min(image.width, image.height) / 720))
+    top, bottom = round(y + 20 * scale), round(y + 72 * scale)
+    return sum(sum(image.pixel(px, py)[:3]) < 300 for py in range(top, bottom) for px in range(x + 8, x + w - 8))
+
+
 def bullets(image: png.Image) -> int | None:
     """The bullets in the prompt's entry on a screenshot (dark runs at least 5 pixels wide along
     the entry's middle row; the caret is narrower); None when no prompt panel is there."""
@@ -164,9 +172,13 @@ def reactor(case: str, work: Path):
         return png.read(path)
 
     def until(qmp, result: dict, name: str, count: int, seconds: float = 20) -> None:
-        """Screenshots until the prompt shows `count` bullets (the last one kept as `name`)."""
+        """Screenshots until the prompt shows its message and `count` bullets (the last one
+        kept as `name`)."""
         deadline = time.monotonic() + seconds
-        while bullets(shoot(qmp, result, name)) != count and time.monotonic() < deadline:
+        while time.monotonic() < deadline:
+            image = shoot(qmp, result, name)
+            if bullets(image) == count and message_ink(image) > 100:
+                return
             time.sleep(0.2)
 
     def react(qmp, line: str, result: dict) -> None:
@@ -216,7 +228,9 @@ def check(c, case: str, result: dict, expected: png.Image, work: Path, marker) -
     c.check(f"{case}: systemd-ask-password in the real root answered through the daemon, typed on the keyboard",
             agent == AGENT_ANSWER, f"{agent!r}")
     if "agent" in result["shots"]:
-        c.check(f"{case}: the agent's question over the skeleton, no bullet yet", bullets(png.read(result["shots"]["agent"])) == 0)
+        shot = png.read(result["shots"]["agent"])
+        c.check(f"{case}: the agent's question over the skeleton, its message drawn, no bullet yet",
+                bullets(shot) == 0 and message_ink(shot) > 100, f"{bullets(shot)} bullets, {message_ink(shot)} dark pixels")
     c.check(f"{case}: the wrong passphrase was refused (asked again, unlocked after the second)",
             len(asked) == 2 and marker(result, "UNLOCKED") is not None)
     log = (marker(result, "DAEMON_PROMPTS") or "").split("|")
@@ -259,6 +273,7 @@ def check_prompt_frames(c, result: dict, expected: png.Image, case: str) -> None
             continue
         image = png.read(result["shots"][name])
         c.check(f"{case}: {name}: the prompt with {count} bullets", bullets(image) == count, f"{bullets(image)} bullets")
+        c.check(f"{case}: {name}: its message drawn", message_ink(image) > 100, f"{message_ink(image)} dark pixels")
         outside = [(2, 2), (expected.width - 3, expected.height - 3), (x - 5, y + h // 2)]
         dimmed = all(image.pixel(px, py)[:3] == tuple(dim(v) for v in expected.pixel(px, py)[:3]) for px, py in outside)
         c.check(f"{case}: {name}: the skeleton dimmed around it", dimmed,

@@ -46,6 +46,24 @@ static int fill_address(struct sockaddr_un *address, socklen_t *length, const ch
     return 0;
 }
 
+/* One datagram to the Unix socket at `path` from a socket of its own, with `flags` besides
+   MSG_NOSIGNAL. */
+static int send_datagram(const char *path, const uint8_t *bytes, size_t count, int flags) {
+    struct sockaddr_un address;
+    socklen_t length;
+    if (fill_address(&address, &length, path) < 0) return -1;
+    int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    ssize_t sent;
+    do {
+        sent = sendto(fd, bytes, count, flags | MSG_NOSIGNAL, (struct sockaddr *)&address, length);
+    } while (sent < 0 && errno == EINTR);
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return sent < 0 ? -1 : 0;
+}
+
 int sk_unix_listen(const char *path, int backlog) {
     struct sockaddr_un address;
     socklen_t length;
@@ -107,19 +125,7 @@ int sk_is_unix_listener(int fd) {
 }
 
 int sk_notify(const char *socket_path, const char *message) {
-    struct sockaddr_un address;
-    socklen_t length;
-    if (fill_address(&address, &length, socket_path) < 0) return -1;
-    int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) return -1;
-    ssize_t sent;
-    do {
-        sent = sendto(fd, message, strlen(message), MSG_NOSIGNAL, (struct sockaddr *)&address, length);
-    } while (sent < 0 && errno == EINTR);
-    int saved = errno;
-    close(fd);
-    errno = saved;
-    return sent < 0 ? -1 : 0;
+    return send_datagram(socket_path, (const uint8_t *)message, strlen(message), 0);
 }
 
 int sk_unix_datagram_bind(const char *path) {
@@ -266,19 +272,7 @@ int sk_inotify_directory_changes(const char *path) {
 }
 
 int sk_send_datagram(const char *path, const uint8_t *bytes, size_t count) {
-    struct sockaddr_un address;
-    socklen_t length;
-    if (fill_address(&address, &length, path) < 0) return -1;
-    int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) return -1;
-    ssize_t sent;
-    do {
-        sent = sendto(fd, bytes, count, MSG_DONTWAIT | MSG_NOSIGNAL, (struct sockaddr *)&address, length);
-    } while (sent < 0 && errno == EINTR);
-    int saved = errno;
-    close(fd);
-    errno = saved;
-    return sent < 0 ? -1 : 0;
+    return send_datagram(path, bytes, count, MSG_DONTWAIT);
 }
 
 int sk_set_dumpable(int dumpable) { return prctl(PR_SET_DUMPABLE, dumpable ? 1 : 0, 0, 0, 0); }

@@ -1,3 +1,4 @@
+import SkeletonPrompt
 import SkeletonSystem
 
 /// Which keyboard layout a prompt reads keys with: XKB's rules, model, layout, variant and
@@ -50,7 +51,7 @@ public struct KeymapChoice: Sendable, Equatable, CustomStringConvertible {
             let key = String(line[..<equals])
             var value = String(line[line.index(after: equals)...])
             if let hash = value.firstIndex(of: "#"), !value.hasPrefix("\"") { value = String(value[..<hash]) }
-            value = value.trimmingCharacters(in: " \t")
+            value = value.trimmingWhitespace
             if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
                 value = String(value.dropFirst().dropLast())
             }
@@ -76,12 +77,5 @@ public struct KeymapChoice: Sendable, Equatable, CustomStringConvertible {
     public static func system(root: String = "") -> KeymapChoice {
         guard let bytes = SystemCalls.readFile(root + defaultKeyboardPath, limit: 64 * 1024) else { return KeymapChoice() }
         return KeymapChoice(defaultKeyboard: String(decoding: bytes, as: UTF8.self))
-    }
-}
-
-extension String {
-    func trimmingCharacters(in set: String) -> String {
-        guard let first = firstIndex(where: { !set.contains($0) }), let last = lastIndex(where: { !set.contains($0) }) else { return "" }
-        return String(self[first...last])
     }
 }

@@ -127,7 +127,8 @@ public struct PasswordAsk: Sendable, Equatable {
 }
 
 extension StringProtocol {
-    var trimmingWhitespace: String {
+    /// Without spaces, tabs and carriage returns at either end.
+    package var trimmingWhitespace: String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
         guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
         return String(self[first...last])

@@ -10,7 +10,7 @@ RELEASE = .build/release
 DEBUG = .build/debug
 RUNDIR = build/run
 
-.PHONY: all deps build release run test check fuzz bench install install-files deb clean
+.PHONY: all deps build release run test check fuzz bench bench-boot install install-files deb clean
 
 all: release
 
@@ -59,6 +59,13 @@ bench: release
 	$(RELEASE)/skeletond bench benchmarks/limits-1080p.json
 	$(RELEASE)/skeletond bench-control
 	$(RELEASE)/skeletond-textbench
+
+# Debian's Plymouth beside skeletond on one Debian 12 image recipe under QEMU, BIOS and UEFI, three
+# boots each (needs root; installs what it needs): first splash frame, black time, the time each
+# splash adds to multi-user.target, CPU per animated second, peak RSS, initramfs bytes, as ratios
+# to Plymouth's. More boots: make bench-boot BENCH_BOOT="--boots 5". See docs/performance.md.
+bench-boot:
+	@Tests/boot/run.sh --bench $(BENCH_BOOT)
 
 install: release
 	$(MAKE) install-files

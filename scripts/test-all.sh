@@ -48,6 +48,8 @@ if [ -x Tests/e2e/run.sh ]; then
     stage "DRM under QEMU" Tests/e2e/run.sh
 fi
 stage "Debian boot under QEMU" Tests/boot/run.sh
+# `make bench-boot` in short (one BIOS boot of each image), with the package the boot stage made.
+stage "boot benchmark (short)" Tests/boot/run.sh --bench --short --made-deb
 
 echo
 for s in "${failures[@]}"; do echo "failed stage: $s"; done

@@ -171,6 +171,11 @@ def base_root(extra: str = "") -> Path:
 
 def the_package() -> Path:
     run(str(REPO / "scripts" / "make-deb.sh"), stdout=subprocess.DEVNULL)
+    return package_path()
+
+
+def package_path() -> Path:
+    """Where `make deb` leaves the package."""
     version = subprocess.run(["dpkg-parsechangelog", "-S", "Version"], cwd=REPO, capture_output=True, text=True, check=True).stdout.strip()
     arch = subprocess.run(["dpkg", "--print-architecture"], capture_output=True, text=True, check=True).stdout.strip()
     return REPO / "build" / "deb" / f"skeletond_{version}_{arch}.deb"
@@ -209,6 +214,14 @@ def install_dracut(root: Path, work: Path, chroot) -> None:
         raise RuntimeError(f"installing dracut failed: {swapped.stderr[-800:]}")
 
 
+def in_chroot(root: Path, *command: str) -> subprocess.CompletedProcess:
+    # With /proc, as image builders (mmdebstrap) give their hooks: the static skeletond
+    # cannot start without /proc/self/exe.
+    return subprocess.run(["unshare", "--mount", "--fork", "sh", "-c", 'mount -t proc proc "$0/proc" && exec chroot "$0" "$@"',
+                           str(root), *command], capture_output=True, text=True,
+                          env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "DEBIAN_FRONTEND": "noninteractive", "LANG": "C"})
+
+
 def prepare_root(case: str, deb: Path, work: Path) -> tuple[Path, Path, Path]:
     """The case's root directory with the package installed and configured, its kernel and initrd."""
     root = work / "root"
@@ -220,11 +233,7 @@ def prepare_root(case: str, deb: Path, work: Path) -> tuple[Path, Path, Path]:
     shutil.copy(deb, root / "tmp" / "skeletond.deb")
 
     def chroot(*command: str) -> subprocess.CompletedProcess:
-        # With /proc, as image builders (mmdebstrap) give their hooks: the static skeletond
-        # cannot start without /proc/self/exe.
-        return subprocess.run(["unshare", "--mount", "--fork", "sh", "-c", 'mount -t proc proc "$0/proc" && exec chroot "$0" "$@"',
-                               str(root), *command], capture_output=True, text=True,
-                              env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "DEBIAN_FRONTEND": "noninteractive", "LANG": "C"})
+        return in_chroot(root, *command)
 
     installed = chroot("dpkg", "-i", "/tmp/skeletond.deb")
     (work / "dpkg.log").write_text(installed.stdout + installed.stderr)
@@ -346,12 +355,12 @@ def initramfs_sizes(root: Path, version: str, chroot) -> str:
 
 def boot(root: Path, kernel: Path, initrd: Path, work: Path, timeout: float = 300, append: str = "",
          disk: Path | None = None, device: str = f"VGA,xres={SIZE[0]},yres={SIZE[1]}", firmware: Path | None = None,
-         watch_up: bool = False, on_marker=None) -> dict:
+         watch_up: bool = False, on_marker=None, watch_until: str = "@@REALROOT") -> dict:
     """Boots the root (imaged afresh as work/disk.img), or `disk` as a previous boot left it;
     `append` goes on the kernel command line, `device` is the display, `firmware` a UEFI
     firmware image (else SeaBIOS). Screenshots as fast as QMP gives them are taken from
     `systemctl poweroff|reboot` to the end (`down`) and, with `watch_up`, from the start until
-    the real root's probe (`up`). `on_marker(qmp, line, result)` is called on each marker."""
+    the marker `watch_until` (the real root's probe; `up`). `on_marker(qmp, line, result)` is called on each marker."""
     if disk is None:
         disk = work / "disk.img"
         disk.unlink(missing_ok=True)
@@ -412,7 +421,7 @@ def boot(root: Path, kernel: Path, initrd: Path, work: Path, timeout: float = 30
                 if "@@" in line:
                     line = line[line.index("@@"):]
                     result["markers"].append((time.monotonic() - started, line))
-                    if line.startswith("@@REALROOT"):
+                    if line.startswith(watch_until):
                         coming_up = False
                         con.settimeout(0.2)
                     if line in ("@@POWEROFF", "@@REBOOT"):

@@ -1,0 +1,414 @@
+#!/usr/bin/env python3
+"""The boot benchmark (`make bench-boot`): skeletond beside Debian's Plymouth on one image recipe.
+
+    python3 Tests/boot/bench_boot.py [--boots N] [--window SECONDS] [--firmware bios|uefi]... [--short] [--deb PATH]
+
+One recipe, three images: the Debian 12 root of the boot test (Tests/boot/test_debian_boot.py)
+built as kiosk images are (in a chroot that sees no card, initramfs-tools' default MODULES=most),
+with Debian's plymouth and plymouth-themes (22.02: `spinner`, `bgrt` for the UEFI boots,
+ShowDelay=0), with skeletond's package (the bundled default layout, animated, at Plymouth's 30
+frames a second), and with neither. Every boot has the same kernel command line, the boot
+test's (`root=/dev/vda rw console=ttyS0 quiet vt.global_cursor_default=0 systemd.show_status=0`)
+with `splash plymouth.ignore-serial-consoles`. They boot in turn, BIOS (SeaBIOS) and UEFI
+(Debian's OVMF), on bochs (`-device VGA`, 1024x768) under QEMU TCG with one vCPU, `--boots`
+times each (3 by default).
+
+Each boot takes screenshots as fast as QMP gives them from QEMU's start until multi-user.target
+(a unit ordered after it prints a marker on the serial line); each distinct picture is
+classified as black, the firmware's picture (what is on screen from the first picture until the
+first black frame or the splash), the text console, or the splash (it equals the splash's own
+screenshots taken after multi-user.target on most of the pixels either shows). Per boot: the
+first splash frame, the black time between the firmware's picture and the splash, the time to
+multi-user.target (seconds since QEMU's start, read on the host; the guest's uptime is kept
+beside it). After multi-user.target the splash stays (plymouth-quit*.service and
+skeletond-hide.service are masked) and the guest reads utime+stime of plymouthd or skeletond
+from /proc/PID/stat over `--window` seconds while it animates (CPU seconds per second of
+animation), and its peak RSS (VmHWM). Each image's initramfs is weighed against the one of the
+image with neither.
+
+Printed: the medians per firmware, each as a ratio to Plymouth's in the same run (for
+multi-user.target: the time each splash adds over the image with neither), and which goals
+hold. The figures and every boot's are kept in build/boot/bench/results.json. `--short` (in
+`make test`): one BIOS boot of each image and a short window, checked to give every figure (it
+runs end to end), not how fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.dont_write_bytecode = True
+
+import numpy  # noqa: E402
+import test_debian_boot as boot_test  # noqa: E402
+from test_debian_boot import png  # noqa: E402
+
+OUT = boot_test.OUT / "bench"
+IMAGES = ("plymouth", "skeletond", "neither")
+SPLASHES = IMAGES[:2]
+FIRMWARES = ("bios", "uefi")
+PLYMOUTH_PACKAGES = "plymouth,plymouth-themes"
+PLYMOUTH_THEME = {"bios": "spinner", "uefi": "bgrt"}
+# Plymouth's animations (two-step's throbber and animation) run at 30 frames a second
+# (FRAMES_PER_SECOND in src/plugins/splash/two-step/plugin.c and src/libply-splash-graphics).
+FRAMES_PER_SECOND = 30
+KERNEL_ARGS = "splash plymouth.ignore-serial-consoles"
+# What quits each splash at multi-user.target, masked so that it keeps animating for the sample.
+QUITTERS = {"plymouth": ("plymouth-quit.service", "plymouth-quit-wait.service"), "skeletond": ("skeletond-hide.service",)}
+# A screenshot is the splash when it equals one of the splash's own screenshots on at least this
+# share of the pixels that are not black in either (an animation moves only part of them).
+SPLASH_LIKENESS = 0.6
+SPLASH_MARGIN = 8
+KEPT_PICTURES = 12
+BOOT_TIMEOUT = 900
+
+
+def prepare(name: str, deb: Path, firmwares: tuple[str, ...]) -> dict:
+    """The image: its kernel, an initramfs per firmware (Plymouth's theme differs), its disk."""
+    work = OUT / name
+    root = work / "root"
+    shutil.rmtree(work, ignore_errors=True)
+    root.mkdir(parents=True)
+    boot_test.run("tar", "-xf", str(boot_test.base_root(PLYMOUTH_PACKAGES if name == "plymouth" else "")), "-C", str(root),
+                  "--numeric-owner")
+    version = sorted((root / "lib/modules").iterdir())[-1].name
+
+    def chroot(*command: str) -> None:
+        done = boot_test.in_chroot(root, *command)
+        if done.returncode != 0:
+            raise RuntimeError(f"{name}: {' '.join(command)} failed: {done.stderr[-800:]}")
+
+    if name == "skeletond":
+        shutil.copy(deb, root / "tmp" / "skeletond.deb")
+        chroot("dpkg", "-i", "/tmp/skeletond.deb")
+        settings_path = root / "etc/skeletond/skeletond.json"
+        settings = json.loads(settings_path.read_text())
+        settings["layouts"]["start"] = "default"
+        settings["display"]["maxFps"] = FRAMES_PER_SECOND
+        settings_path.write_text(json.dumps(settings, indent=2))
+    units = root / "etc/systemd/system"
+    for unit in QUITTERS.get(name, ()):
+        (units / unit).unlink(missing_ok=True)
+        (units / unit).symlink_to("/dev/null")
+    shutil.copy(HERE / "guest" / "bench-multi-user", root / "usr/local/bin" / "bench-multi-user")
+    (units / "bench-multi-user.service").write_text(
+        "[Unit]\nDescription=boot benchmark: multi-user.target reached, the splash's CPU time\nAfter=multi-user.target\n"
+        "[Service]\nType=oneshot\nExecStart=/usr/local/bin/bench-multi-user\n[Install]\nWantedBy=multi-user.target\n")
+    wants = units / "multi-user.target.wants"
+    wants.mkdir(parents=True, exist_ok=True)
+    (wants / "bench-multi-user.service").symlink_to("/etc/systemd/system/bench-multi-user.service")
+    initrds: dict[str, Path] = {}
+    for firmware in firmwares:
+        if name == "plymouth":
+            (root / "etc/plymouth").mkdir(parents=True, exist_ok=True)
+            (root / "etc/plymouth/plymouthd.conf").write_text(f"[Daemon]\nTheme={PLYMOUTH_THEME[firmware]}\nShowDelay=0\n")
+        elif initrds:
+            initrds[firmware] = next(iter(initrds.values()))
+            continue
+        chroot("mkinitramfs", "-o", "/tmp/initrd.img", version)
+        initrds[firmware] = work / f"initrd-{firmware}.img"
+        shutil.move(root / "tmp/initrd.img", initrds[firmware])
+    kernel = work / "vmlinuz"
+    shutil.copy(root / "boot" / f"vmlinuz-{version}", kernel)
+    disk = work / "disk.img"
+    boot_test.run("mke2fs", "-q", "-t", "ext4", "-d", str(root), str(disk), "3G")
+    shutil.rmtree(root)
+    return {"name": name, "kernel": kernel, "initrds": initrds, "disk": disk}
+
+
+def boot_once(image: dict, firmware: str, work: Path, window: int) -> dict:
+    """One boot from a fresh copy of the image's disk; its figures."""
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    disk = work / "disk.img"
+    boot_test.run("cp", "--sparse=always", str(image["disk"]), str(disk))
+    ovmf = None
+    if firmware == "uefi":
+        ovmf = work / "OVMF.fd"
+        shutil.copy(boot_test.OVMF, ovmf)
+    result = boot_test.boot(work, image["kernel"], image["initrds"][firmware], work, timeout=BOOT_TIMEOUT,
+                            append=f"{KERNEL_ARGS} bench.window={window}", disk=disk, firmware=ovmf, watch_up=True,
+                            watch_until="@@MULTI_USER")
+    disk.unlink()
+    figures = {"image": image["name"], "firmware": firmware, "timed_out": result["timed_out"], "screenshots": len(result["up"])}
+    multi_user = next((t for t, line in result["markers"] if line.startswith("@@MULTI_USER")), None)
+    figures["multi_user"] = multi_user
+    figures["multi_user_uptime"] = boot_test.number(boot_test.marker(result, "MULTI_USER"))
+    figures["kernel_start"] = kernel_start(result) if multi_user is not None else None
+    if image["name"] in SPLASHES:
+        figures.update(splash_figures(result, work))
+        figures.update(cpu_figures(result))
+    # The pictures are kept once each (PPM); the timeline is in results.json.
+    for path in result["up_frames"].values():
+        path.unlink(missing_ok=True)
+    return figures
+
+
+def pixels(image: png.Image) -> numpy.ndarray:
+    channels = len(image.data) // (image.width * image.height)
+    return numpy.frombuffer(image.data, dtype=numpy.uint8).reshape(image.height, image.width, channels)[:, :, :3]
+
+
+def likeness(shot: numpy.ndarray, reference: numpy.ndarray) -> float:
+    """The share of the pixels not black in either picture on which they are equal."""
+    if shot.shape != reference.shape:
+        return 0.0
+    lit = shot.any(axis=2) | reference.any(axis=2)
+    count = int(lit.sum())
+    return float(((shot == reference).all(axis=2) & lit).sum()) / count if count else 0.0
+
+
+def splash_area(references: list[numpy.ndarray]) -> numpy.ndarray | None:
+    """Where a splash drawn on black lights pixels (Plymouth's spinner: its throbber), widened by
+    SPLASH_MARGIN; None for a splash that fills the screen."""
+    lit = numpy.logical_or.reduce([reference.any(axis=2) for reference in references])
+    ys, xs = numpy.nonzero(lit)
+    if not len(ys) or lit.mean() > 0.5:
+        return None
+    area = numpy.zeros_like(lit)
+    area[max(ys.min() - SPLASH_MARGIN, 0):ys.max() + SPLASH_MARGIN + 1, max(xs.min() - SPLASH_MARGIN, 0):xs.max() + SPLASH_MARGIN + 1] = True
+    return area
+
+
+def is_splash(shot: numpy.ndarray, references: list[numpy.ndarray], area: numpy.ndarray | None) -> bool:
+    """Equal to the splash's own screenshots on most of the pixels either lights, or (a splash on
+    black) lighting pixels only where the splash does: an animation moves part of them."""
+    if any(likeness(shot, reference) >= SPLASH_LIKENESS for reference in references):
+        return True
+    if area is None or shot.shape[:2] != area.shape:
+        return False
+    lit = shot.any(axis=2)
+    return bool(lit[area].any()) and not lit[~area].any()
+
+
+def classify(result: dict, references: list[numpy.ndarray], kernel_start: float, work: Path) -> list[tuple[float, str]]:
+    """Each screenshot of the way up as black, firmware, console or splash. The firmware's
+    pictures: those first seen before the kernel started (QEMU's own notice, the firmware's
+    text or logo), wherever they are seen again (efifb keeps the logo; bgrt draws it too)."""
+    area = splash_area(references)
+    kinds: dict[str, str] = {}
+    for digest, path in result["up_frames"].items():
+        shot = pixels(boot_test.read_ppm(path))
+        kinds[digest] = "black" if not shot.any() else "splash" if is_splash(shot, references, area) else "console"
+    for at, digest in result["up"]:
+        if at < kernel_start and kinds[digest] != "black":
+            kinds[digest] = "firmware"
+    timeline: list[tuple[float, str]] = []
+    for at, digest in result["up"]:
+        kind = kinds[digest]
+        if (not timeline or timeline[-1][1] != kind) and len(list(work.glob("up-*.png"))) < KEPT_PICTURES:
+            # The first picture of each stretch, kept for a look.
+            png.write(work / f"up-{at:07.2f}-{kind}.png", boot_test.read_ppm(result["up_frames"][digest]))
+        timeline.append((at, kind))
+    return timeline
+
+
+def kernel_start(result: dict) -> float:
+    """When the kernel started, in seconds since QEMU's start: when the host read the
+    multi-user.target marker less the guest's uptime in it."""
+    at = next(t for t, line in result["markers"] if line.startswith("@@MULTI_USER"))
+    return at - (boot_test.number(boot_test.marker(result, "MULTI_USER")) or 0.0)
+
+
+def splash_figures(result: dict, work: Path) -> dict:
+    shots = [result["shots"].get(name) for name in ("splash-a", "splash-b")]
+    if not all(shots) or boot_test.marker(result, "MULTI_USER") is None:
+        return {"first_splash": None, "black_before_splash": None, "animated": None}
+    a, b = (pixels(png.read(shot)) for shot in shots)
+    timeline = classify(result, [a, b], kernel_start(result), work)
+    first = next((i for i, (_, kind) in enumerate(timeline) if kind == "splash"), None)
+    runs: list[list] = []
+    for i, (at, kind) in enumerate(timeline):
+        until = timeline[i + 1][0] if i + 1 < len(timeline) else at
+        if runs and runs[-1][0] == kind:
+            runs[-1][2] = until
+        else:
+            runs.append([kind, at, until])
+    (work / "timeline.txt").write_text("".join(f"{kind} {a:.2f}-{b:.2f}\n" for kind, a, b in runs))
+    if first is None:
+        return {"first_splash": None, "black_before_splash": None, "animated": not numpy.array_equal(a, b),
+                "timeline": [(k, round(x, 2), round(y, 2)) for k, x, y in runs]}
+    last_firmware = max((i for i, (_, kind) in enumerate(timeline[:first]) if kind == "firmware"), default=-1)
+
+    def time_as(kind: str, frames: range) -> float:
+        return sum(timeline[i + 1][0] - timeline[i][0] for i in frames if i + 1 < len(timeline) and timeline[i][1] == kind)
+    before, after = range(last_firmware + 1, first), range(first, len(timeline))
+    return {"first_splash": timeline[first][0], "black_before_splash": time_as("black", before),
+            "console_before_splash": time_as("console", before), "black_after_splash": time_as("black", after),
+            "console_after_splash": time_as("console", after),
+            "animated": not numpy.array_equal(a, b), "timeline": [(k, round(x, 2), round(y, 2)) for k, x, y in runs]}
+
+
+def cpu_figures(result: dict) -> dict:
+    fields = dict(item.split("=", 1) for item in (boot_test.marker(result, "CPU") or "").split() if "=" in item)
+    try:
+        ticks, hz = int(fields["ticks"]), int(fields["hz"])
+        span = float(fields["to"]) - float(fields["from"])
+    except (KeyError, ValueError):
+        return {"cpu_per_second": None, "peak_rss_kb": None, "pids": None}
+    peaks = [int(kb) for kb in (boot_test.marker(result, "HWM_KB") or "").split()]
+    processes = [line[len("@@PROC "):] for _, line in result["markers"] if line.startswith("@@PROC ")]
+    return {"cpu_per_second": ticks / hz / span if fields.get("pids") else None, "peak_rss_kb": sum(peaks) if peaks else None,
+            "peak_rss_kb_each": peaks, "processes": processes}
+
+
+def median(values: list) -> float | None:
+    present = [v for v in values if v is not None]
+    return statistics.median(present) if present else None
+
+
+def ratio(ours: float | None, theirs: float | None) -> float | None:
+    if ours is None or theirs is None:
+        return None
+    if theirs == 0:
+        return 1.0 if ours == 0 else None
+    return ours / theirs
+
+
+def summary(boots: list[dict], images: dict[str, dict], firmware: str) -> dict:
+    def med(image: str, key: str) -> float | None:
+        return median([b.get(key) for b in boots if b["image"] == image and b["firmware"] == firmware])
+
+    table: dict[str, dict] = {}
+    for key in ("first_splash", "black_before_splash", "console_before_splash", "black_after_splash", "console_after_splash",
+                "cpu_per_second", "peak_rss_kb"):
+        table[key] = {image: med(image, key) for image in SPLASHES}
+    multi = {image: med(image, "multi_user") for image in IMAGES}
+    table["multi_user"] = multi
+    table["multi_user_added"] = {image: (multi[image] - multi["neither"]) if multi[image] is not None and multi["neither"] is not None
+                                 else None for image in SPLASHES}
+    sizes = {image: images[image]["initrds"][firmware].stat().st_size for image in IMAGES}
+    table["initramfs_added_bytes"] = {image: sizes[image] - sizes["neither"] for image in SPLASHES}
+    table["initramfs_bytes"] = sizes
+    for row in table.values():
+        row["ratio"] = ratio(row.get("skeletond"), row.get("plymouth"))
+    return table
+
+
+GOALS = {
+    "uefi": [("first_splash", 0.5, "the first frame at most 0.5x Plymouth's"),
+             ("multi_user_added", 1.0, "the boot to multi-user.target no slower than with Plymouth"),
+             ("cpu_per_second", 0.5, "CPU per animated second at most 0.5x"),
+             ("initramfs_added_bytes", 1.0, "initramfs bytes no more than Plymouth's")],
+    "bios": [("first_splash", 1.0, "the first frame no later than Plymouth's"),
+             ("multi_user_added", 1.0, "the boot to multi-user.target no slower than with Plymouth"),
+             ("cpu_per_second", 0.5, "CPU per animated second at most 0.5x"),
+             ("initramfs_added_bytes", 1.0, "initramfs bytes no more than Plymouth's")],
+}
+
+
+def goal_lines(table: dict, firmware: str) -> list[str]:
+    lines = []
+    for key, most, text in GOALS[firmware]:
+        ours, theirs = table[key]["skeletond"], table[key]["plymouth"]
+        if ours is None or theirs is None:
+            lines.append(f"  goal {firmware}: {text}: not measured")
+            continue
+        # Compared on the figures themselves: a ratio of two differences can flip sign.
+        held = ours <= most * theirs
+        lines.append(f"  goal {firmware}: {text}: {'holds' if held else 'MISSED'}")
+    if firmware == "uefi":
+        ours, theirs = table["black_before_splash"]["skeletond"], table["black_before_splash"]["plymouth"]
+        if ours is None or theirs is None:
+            lines.append("  goal uefi: no black frames where Plymouth has seconds of them: not measured")
+        else:
+            lines.append(f"  goal uefi: no black frames where Plymouth has seconds of them (Plymouth {theirs:.1f} s): "
+                         + ("holds" if ours == 0 else f"MISSED ({ours:.1f} s)"))
+    return lines
+
+
+ROWS = [("first_splash", "first splash frame, s from QEMU's start", "{:.1f}"),
+        ("black_before_splash", "black between firmware and splash, s", "{:.1f}"),
+        ("console_before_splash", "text console between firmware and splash, s", "{:.1f}"),
+        ("black_after_splash", "black after the first splash frame, s", "{:.2f}"),
+        ("console_after_splash", "text console after the first splash frame, s", "{:.2f}"),
+        ("multi_user", "multi-user.target, s from QEMU's start", "{:.1f}"),
+        ("multi_user_added", "  added over the image with neither, s", "{:.1f}"),
+        ("cpu_per_second", "CPU s per animated s (30 fps)", "{:.3f}"),
+        ("peak_rss_kb", "peak RSS (VmHWM), KiB", "{:.0f}"),
+        ("initramfs_bytes", "initramfs, bytes (zstd)", "{:.0f}"),
+        ("initramfs_added_bytes", "  added over the image with neither", "{:.0f}")]
+
+
+def print_table(table: dict, firmware: str, boots: int) -> None:
+    print(f"\n== {firmware.upper()} (medians of {boots} boot{'s' if boots > 1 else ''} each; Plymouth's theme "
+          f"{PLYMOUTH_THEME[firmware]})")
+    print(f"  {'':46} {'Plymouth':>11} {'skeletond':>11} {'neither':>11} {'ratio':>7}")
+
+    def cell(value, fmt):
+        return fmt.format(value) if value is not None else "-"
+    for key, label, fmt in ROWS:
+        row = table[key]
+        print(f"  {label:46} {cell(row.get('plymouth'), fmt):>11} {cell(row.get('skeletond'), fmt):>11} "
+              f"{cell(row.get('neither'), fmt):>11} {cell(row.get('ratio'), '{:.2f}x'):>7}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--boots", type=int, default=3, help="boots of each image under each firmware (3)")
+    parser.add_argument("--window", type=int, default=10, help="seconds of animation sampled for the CPU time (10)")
+    parser.add_argument("--firmware", action="append", choices=FIRMWARES, help="only this firmware (both by default)")
+    parser.add_argument("--short", action="store_true", help="one BIOS boot of each image: checks that every figure comes out")
+    parser.add_argument("--deb", type=Path, help="install this package instead of building one with `make deb`")
+    parser.add_argument("--made-deb", action="store_true",
+                        help="install the package `make deb` left in build/deb (the boot stage of `make test` made it)")
+    args = parser.parse_args()
+    if args.short:
+        args.boots, args.window, args.firmware = 1, 3, ["bios"]
+    firmwares = tuple(args.firmware or FIRMWARES)
+    if os.geteuid() != 0:
+        print(f"SKIPPED: {boot_test.NEEDS_ROOT}")
+        return boot_test.SKIPPED
+    began = time.monotonic()
+    deb = args.deb or (boot_test.package_path() if args.made_deb else boot_test.the_package())
+    if not deb.exists():
+        print(f"no package at {deb}")
+        return 1
+    images = {}
+    for name in IMAGES:
+        started = time.monotonic()
+        images[name] = prepare(name, deb, firmwares)
+        print(f"== {name}: image made in {time.monotonic() - started:.0f} s; initramfs "
+              + ", ".join(f"{fw} {path.stat().st_size} bytes" for fw, path in images[name]["initrds"].items()))
+    boots: list[dict] = []
+    for round_number in range(args.boots):
+        for firmware in firmwares:
+            # In turn, each round starting with another image, so that no image always boots
+            # right after the same one.
+            order = IMAGES[round_number % 3:] + IMAGES[:round_number % 3]
+            for name in order:
+                started = time.monotonic()
+                figures = boot_once(images[name], firmware, OUT / "boots" / f"{firmware}-{name}-{round_number + 1}", args.window)
+                boots.append(figures)
+                print(f"  boot {round_number + 1} {firmware} {name}: {time.monotonic() - started:.0f} s; "
+                      + ", ".join(f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}" for k, v in figures.items()
+                                  if k not in ("image", "firmware", "timeline", "peak_rss_kb_each", "processes")))
+    tables = {firmware: summary(boots, images, firmware) for firmware in firmwares}
+    for firmware in firmwares:
+        print_table(tables[firmware], firmware, args.boots)
+        print("\n".join(goal_lines(tables[firmware], firmware)))
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "results.json").write_text(json.dumps({"boots": boots, "tables": tables}, indent=1, default=str))
+    missing = [f"{b['firmware']} {b['image']}: {key}" for b in boots for key in
+               (("multi_user",) + (("first_splash", "cpu_per_second", "peak_rss_kb") if b["image"] in SPLASHES else ()))
+               if b.get(key) is None]
+    missing += [f"{b['firmware']} {b['image']}: timed out" for b in boots if b["timed_out"]]
+    missing += [f"{b['firmware']} {b['image']}: the splash did not animate" for b in boots if b.get("animated") is False]
+    for line in missing:
+        print(f"  not measured: {line}")
+    print(f"\n{len(boots)} boots in {time.monotonic() - began:.0f} s; results in {OUT / 'results.json'}")
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

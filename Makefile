@@ -83,6 +83,9 @@ install-files:
 		sed 's|@BINDIR@|$(BINDIR)|g' systemd/$$unit > $(DESTDIR)$(UNITDIR)/$$unit; \
 		chmod 644 $(DESTDIR)$(UNITDIR)/$$unit; \
 	done
+	@# The logins on the text consoles wait for the hide, as they wait for Plymouth.
+	install -d $(DESTDIR)$(UNITDIR)/getty@.service.d
+	install -m 644 systemd/getty@.service.d/skeletond.conf $(DESTDIR)$(UNITDIR)/getty@.service.d/skeletond.conf
 	@# The way down's units are wanted by their targets statically, as plymouth's are.
 	for mode in poweroff reboot halt kexec; do \
 		install -d $(DESTDIR)$(UNITDIR)/$$mode.target.wants; \

@@ -21,6 +21,10 @@ public struct BufferPair: Sendable {
     /// while it is new or stale: a present then copies it whole.
     public var backLacks: [PixelRect]? { holdsItsFrame[back] ? lastDamage : nil }
 
+    /// The buffer on screen holds the frame it was last given: a frame without damage changes
+    /// nothing there.
+    public var frontHoldsItsFrame: Bool { holdsItsFrame[front] }
+
     /// What a present copies from the shadow into the back buffer for a frame with `damage`;
     /// `mirrored`: the renderer drew this frame's damage and `backLacks` into it already.
     public func rectsToCopy(damage: [PixelRect], mirrored: Bool, bounds: PixelRect) -> [PixelRect] {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A real boot: Debian 12 with systemd as PID 1 and skeletond's package, under QEMU.
 
-    python3 Tests/boot/test_debian_boot.py [--case initramfs|layout-change|disabled|real-root|no-executable|dracut|dracut-disabled|no-module|chroot-image|chroot-image-virtio|chroot-image-uefi|handoff|luks|luks-de|luks-plymouth]... [--deb PATH]
+    python3 Tests/boot/test_debian_boot.py [--case initramfs|layout-change|disabled|real-root|no-executable|dracut|dracut-disabled|no-module|chroot-image|chroot-image-virtio|chroot-image-uefi|chroot-image-uefi-virtio|handoff|luks|luks-de|luks-plymouth]... [--deb PATH]
 
 The root file system is built by mmdebstrap from Debian's packages (cached as
 build/boot/debian12-base-HASH.tar), the package of `make deb` is installed into it with dpkg, a
@@ -31,11 +31,17 @@ initramfs; checked as `initramfs`. Case `chroot-image`: built as kiosk images ar
 that sees no card, with initramfs-tools' default `MODULES=most` and the package's
 /etc/skeletond/initramfs untouched (no SKELETOND_MODULES): the hook's DRM drivers must bring the
 skeleton up from the initramfs; checked as `initramfs`, then booted again on virtio-gpu
-(`chroot-image-virtio`, the same initramfs); with `--case chroot-image-uefi` (not in `make
-test`, for its time) also under UEFI (Debian's OVMF). It prints the initramfs's size with and
-without skeletond and what the drivers weigh in it; the BIOS and UEFI boots take screenshots as
-fast as QMP gives them from the machine's start to the real root and print what the screen
-showed, for how long, and how long it was black right before the skeleton. Every case checks that systemd waited less than
+(`chroot-image-virtio`, the same initramfs); with `--case chroot-image-uefi` and `--case
+chroot-image-uefi-virtio` (not in `make test`, for their time) also under UEFI (Debian's
+OVMF), where its layout keeps the firmware's logo (`"source": "bgrt"`) and the screen must
+equal the render with the logo where the BGRT table puts it, as the firmware drew it. It prints
+the initramfs's size with and without skeletond and what the drivers weigh in it; the BIOS and
+UEFI boots take screenshots as fast as QMP gives them from the machine's start to the real root
+and print what the screen showed, for how long, and how long it was black right before the
+skeleton; once the skeleton shows, every screenshot up to the real root's must be the skeleton
+but for single screenshots of a mode set. Under UEFI the firmware's logo must show before the
+skeleton, and with `--append fbcon=vc:2-6` (the framebuffer console kept off tty1) no black
+may come between them. Every case checks that systemd waited less than
 START_JOB_LIMIT for skeletond.service to be ready, and prints that time. Case `no-module` (only with `--case no-module`, not in
 `make test`, for its time): the hook's initramfs without the card's DRM
 driver: the initramfs daemon waits past `waitSeconds` (no memory fallback) and draws once the
@@ -136,7 +142,13 @@ OFF_MESSAGE = "skipped because of an unmet condition check (ConditionKernelComma
 HOST_TOOL = REPO / ".build" / "debug" / "skeletond"
 # An image built the way kiosk images are (MODULES=most, no SKELETOND_MODULES, no card seen at
 # build time), booted on bochs and then on virtio-gpu: the skeleton must come from its initramfs.
-CHROOT_IMAGE = ("chroot-image", "chroot-image-virtio", "chroot-image-uefi")
+CHROOT_IMAGE = ("chroot-image", "chroot-image-virtio", "chroot-image-uefi", "chroot-image-uefi-virtio")
+# The kiosk image's start layout keeps the firmware's logo where the firmware drew it (the bgrt
+# source, drawn over the skeleton); without a BGRT table (SeaBIOS) that node draws nothing, so
+# under BIOS the screen equals SOLID's render.
+SOLID_WITH_LOGO = dict(SOLID, root=dict(SOLID["root"], children=[
+    *SOLID["root"]["children"],
+    {"kind": "image", "id": "firmware-logo", "frame": [0, 0, 0, 0], "skeletonable": False, "source": "bgrt"}]))
 # Debian's OVMF (the `ovmf` package; Tests/boot/run.sh installs it).
 OVMF = Path("/usr/share/ovmf/OVMF.fd")
 # Kernel parameters for every boot (`--append`), to see what a setting changes (fbcon=vc:2-6).
@@ -241,7 +253,7 @@ def prepare_root(case: str, deb: Path, work: Path) -> tuple[Path, Path, Path]:
         raise RuntimeError(f"dpkg -i failed: {installed.stderr[-800:]}")
     # A static start layout (so that screenshots can equal the render), as an administrator
     # would set one: the settings are the package's conffile, edited.
-    (root / "etc/skeletond/layouts/solid.json").write_text(json.dumps(SOLID))
+    (root / "etc/skeletond/layouts/solid.json").write_text(json.dumps(SOLID_WITH_LOGO if case == "chroot-image" else SOLID))
     settings_path = root / "etc/skeletond/skeletond.json"
     settings = json.loads(settings_path.read_text())
     settings["layouts"]["start"] = "solid"
@@ -514,6 +526,54 @@ def check_coming_up(c: Checker, label: str, result: dict, skeleton: png.Image, w
     print(f"  figure: {label}: coming up, {len(up)} screenshots: {timeline}, the skeleton from {up[first][0]:.1f} s; "
           f"black right before it: {black:.2f} s")
     result["black_before_skeleton"] = black
+    # From the first skeleton frame to the real root's screenshot: the skeleton throughout, the
+    # native driver's arrival included. A mode set may show in one screenshot (the emulated VGA
+    # of bochs clears its memory when a mode is set; the frame is written again at once).
+    after: list[list] = []
+    for i, (t, d) in enumerate(up[first:], start=first):
+        if kinds[d] == "skeleton":
+            continue
+        if after and after[-1][0] == kinds[d] and after[-1][3] == i - 1:
+            after[-1][2], after[-1][3] = t, i
+        else:
+            after.append([kinds[d], t, t, i])
+    others = sum(1 for _, d in up[first:] if kinds[d] != "skeleton")
+    print(f"  figure: {label}: from the skeleton's first frame to the real root, {len(up) - first} screenshots, "
+          f"{others} not the skeleton: " + (", ".join(f"{k} at {a:.2f}-{b:.2f} s" for k, a, b, _ in after) or "none"))
+    c.check(f"{label}: once shown, the skeleton stays until the real root (at most one screenshot of a mode set at a time)",
+            all(a == b for _, a, b, _ in after) and len(after) <= 2, str([(k, round(a, 2), round(b, 2)) for k, a, b, _ in after]))
+    if "uefi" in label:
+        logo = next((i for i, (_, d) in enumerate(up) if kinds[d] == f"picture {skeleton.width}x{skeleton.height}"), None)
+        c.check(f"{label}: the firmware's logo is on screen before the skeleton", logo is not None and logo < first, f"timeline {timeline}")
+        if "fbcon=vc:" in EXTRA_KERNEL_ARGS and logo is not None:
+            blacks = sum(1 for _, d in up[logo:first] if kinds[d] == "black")
+            c.check(f"{label}: no black between the firmware's logo and the skeleton (the framebuffer console kept off tty1)",
+                    blacks <= 1, f"{blacks} black screenshots; timeline {timeline}")
+
+
+def with_firmware_logo(c: Checker, label: str, render: png.Image, result: dict) -> png.Image:
+    """What the kiosk image's layout shows under UEFI: its render with the firmware's logo where
+    the BGRT table puts it (`@@BGRT X Y WIDTH HEIGHT`, read in the guest), its pixels as the
+    firmware drew them (the first screenshot at the render's size that is not black)."""
+    fields = (marker(result, "BGRT") or "").split()
+    firmware = None
+    for _, digest in result["up"]:
+        image = read_ppm(result["up_frames"][digest])
+        if (image.width, image.height) == (render.width, render.height) and image.data.strip(b"\0"):
+            firmware = image
+            break
+    c.check(f"{label}: the firmware published its logo (BGRT) and drew it", len(fields) == 4 and firmware is not None,
+            f"@@BGRT {fields}, firmware picture {'found' if firmware else 'not found'}")
+    if len(fields) != 4 or firmware is None:
+        return render
+    x, y, width, height = (int(f) for f in fields)
+    data = bytearray(render.rgb().data)
+    row = render.width * 3
+    for line in range(max(0, y), min(render.height, y + abs(height))):
+        start = line * row + max(0, x) * 3
+        end = line * row + min(render.width, x + width) * 3
+        data[start:end] = firmware.data[start:end]
+    return png.Image(render.width, render.height, 3, bytes(data))
 
 
 def read_ppm(path: Path) -> png.Image:
@@ -542,15 +602,21 @@ def check_going_down(c: Checker, label: str, result: dict, skeleton: png.Image, 
     devices down on the way to the power-off (virtio-gpu's reset brings back the VGA text the
     firmware left, for the last few milliseconds)."""
     message = {"poweroff": "Powering off", "reboot": "Restarting"}[mode]
-    bye = png.read(shutdown_render(message))
+    bye = png.read(shutdown_render(message, (skeleton.width, skeleton.height)))
     down = result["down"]
     kinds = frame_kinds(result["down_frames"], {"shutdown": bye, "skeleton": skeleton})
     good = [i for i, (_, d) in enumerate(down) if kinds[d] in ("skeleton", "shutdown")]
+    final_at = result.get("final_at")
+    # What follows the shutdown layout from systemd-shutdown's last step on is the kernel's
+    # device shutdown, even when it looks like the skeleton: virtio-gpu's reset shows the VGA
+    # memory again, which under UEFI holds the skeleton drawn on efifb.
+    last_bye = max((i for i in good if kinds[down[i][1]] == "shutdown"), default=-1)
+    if final_at is not None and last_bye >= 0 and all(t >= final_at - FINAL_LAG for t, _ in down[last_bye + 1:]):
+        good = [i for i in good if i <= last_bye]
     last_good = good[-1] if good else -1
     before = [(round(t, 2), result["down_frames"][d].with_suffix(".png").name) for t, d in down[:last_good] if kinds[d] not in ("skeleton", "shutdown")]
     tail = down[last_good + 1:]
     first = next((t for t, d in down if kinds[d] == "shutdown"), None)
-    final_at = result.get("final_at")
     span = down[-1][0] if down else 0
     print(f"  figure: {label}: {len(down)} screenshots in the {span:.1f} s from `systemctl {mode}` to the end: "
           f"{sum(kinds[d] == 'skeleton' for _, d in down)} the skeleton, {sum(kinds[d] == 'shutdown' for _, d in down)} the shutdown layout"
@@ -586,13 +652,13 @@ def check_handoff(c: Checker, result: dict, expected: png.Image, work: Path) -> 
     check_going_down(c, "handoff", result, expected, "poweroff", work)
 
 
-def shutdown_render(message: str) -> Path:
+def shutdown_render(message: str, size: tuple[int, int] = SIZE) -> Path:
     """`skeletond render` of the shutdown layout with the message role's text (made once)."""
-    out = OUT / "cases" / f"expected-bye-{message.split()[0].lower()}.png"
+    out = OUT / "cases" / f"expected-bye-{message.split()[0].lower()}{'' if size == SIZE else '-%dx%d' % size}.png"
     if not out.exists():
         layout = OUT / "cases" / "bye.json"
         layout.write_text(json.dumps(BYE))
-        run(str(HOST_TOOL), "render", str(layout), "--out", str(out), "--size", f"{SIZE[0]}x{SIZE[1]}", "--text", f"status={message}")
+        run(str(HOST_TOOL), "render", str(layout), "--out", str(out), "--size", f"{size[0]}x{size[1]}", "--text", f"status={message}")
     return out
 
 
@@ -990,16 +1056,25 @@ def main() -> int:
             result = boot(root, kernel, initrd, other, device=VIRTIO)
             print(f"  chroot-image-virtio: booted to the power-off in {time.monotonic() - began:.0f} s")
             first_frames["chroot-image-virtio"] = check_case(c, "chroot-image-virtio", result, expected, other)
-        if case == "chroot-image" and "chroot-image-uefi" in cases:
-            print("== chroot-image-uefi: the same image on bochs under UEFI (Debian's OVMF)")
+        # OVMF's mode on virtio-vga is 1280x800 whatever the monitor says: the monitor there is
+        # 1280x800 too, so that the firmware's logo is where the firmware drew it, unscaled.
+        for uefi, device, card, size in (("chroot-image-uefi", f"VGA,xres={SIZE[0]},yres={SIZE[1]}", "bochs", SIZE),
+                                         ("chroot-image-uefi-virtio", "virtio-vga,xres=1280,yres=800", "virtio-gpu", (1280, 800))):
+            if case != "chroot-image" or uefi not in cases:
+                continue
+            print(f"== {uefi}: the same image on {card} at {size[0]}x{size[1]} under UEFI (Debian's OVMF)")
+            render = expected
+            if size != SIZE:
+                run(str(HOST_TOOL), "render", str(layout), "--out", str(work_root / f"expected-{uefi}.png"), "--size", f"{size[0]}x{size[1]}")
+                render = png.read(work_root / f"expected-{uefi}.png")
             began = time.monotonic()
-            other = work_root / "chroot-image-uefi"
+            other = work_root / uefi
             other.mkdir(parents=True, exist_ok=True)
             firmware = other / "OVMF.fd"
             shutil.copy(OVMF, firmware)
-            result = boot(root, kernel, initrd, other, firmware=firmware, watch_up=True)
-            print(f"  chroot-image-uefi: booted to the power-off in {time.monotonic() - began:.0f} s")
-            first_frames["chroot-image-uefi"] = check_case(c, "chroot-image-uefi", result, expected, other)
+            result = boot(root, kernel, initrd, other, device=device, firmware=firmware, watch_up=True, watch_until="@@SHOOT realroot")
+            print(f"  {uefi}: booted to the power-off in {time.monotonic() - began:.0f} s")
+            first_frames[uefi] = check_case(c, uefi, result, with_firmware_logo(c, uefi, render, result), other)
         shutil.rmtree(root, ignore_errors=True)
     for case, t in first_frames.items():
         if case == "no-executable":

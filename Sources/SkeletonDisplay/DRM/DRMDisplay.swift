@@ -17,8 +17,11 @@ public final class DRMDisplay: Display {
     private var retained = false
     private var destroyed = false
     /// The console a framebuffer display quieted before this display took over from it (the
-    /// firmware's framebuffer's hand-over): kept quiet while the skeleton shows, given back at
-    /// a release without retain.
+    /// firmware's framebuffer's hand-over): kept in graphics mode while the skeleton shows, so
+    /// that the native driver's framebuffer console set no mode of its own when it came (the
+    /// text consoles' logins wait for the hide, as they wait for Plymouth: their TTYReset= would
+    /// switch it to text, and the framebuffer console would force its mode over the skeleton);
+    /// given back at a release without retain.
     public var inheritedConsole: ConsoleQuieter?
 
     /// What to open: connector names (nil: all connected), modes and rotations by connector

@@ -91,8 +91,7 @@ public final class DRMOutput: DisplayOutput {
 
     private func format3(_ v: UInt32) -> String { v < 10 ? "00\(v)" : v < 100 ? "0\(v)" : "\(v)" }
 
-    /// Sets the mode on our front buffer before anything is drawn into it: some drivers (bochs)
-    /// wipe a buffer drawn before the mode set.
+    /// Sets the mode on our front buffer (see `sample(of:)` for what the first frame needs).
     func setMode() throws(DisplayError) {
         let buffer = buffers[front]
         if let code = DRMCalls.setCrtc(fd, crtc: crtcID, framebuffer: buffer.framebuffer, connector: connectorID, mode: mode) {
@@ -120,14 +119,18 @@ public final class DRMOutput: DisplayOutput {
     public func present(damage: [PixelRect], mirrored: Bool) throws(DisplayError) -> Bool {
         guard canPresent else { return false }
         showsBootFrame = false
-        if damage.isEmpty && pair.backLacks != nil { return true }
+        if damage.isEmpty && modeSet && (pair.backLacks != nil || pair.frontHoldsItsFrame) { return true }
         // The mode is set at the first frame, not when the device opens: until something is
         // shown, the console stays on screen. That frame goes straight into the buffer the mode
         // was set on, so no black (or stale) buffer is shown while a flip is awaited.
         if !modeSet {
-            try setMode()
             let target = buffers[front]
             target.canvas.copy(shadowBuffer.canvas.bounds, from: shadowBuffer.canvas, turnedBy: rotation)
+            let written = Self.sample(of: target.canvas)
+            try setMode()
+            if Self.sample(of: target.canvas) != written {
+                target.canvas.copy(shadowBuffer.canvas.bounds, from: shadowBuffer.canvas, turnedBy: rotation)
+            }
             markDirty(target)
             pair.frontFilled(damage: damage, whole: true)
             framesPresented += 1
@@ -205,13 +208,30 @@ public final class DRMOutput: DisplayOutput {
             guard write(shadowBuffer.canvas) else { return false }
             return try present(damage: [shadowBuffer.canvas.bounds], mirrored: false)
         }
-        try setMode()
         let target = buffers[front]
-        let written = write(target.canvas)
+        var written = write(target.canvas)
+        let sample = Self.sample(of: target.canvas)
+        try setMode()
+        if written, Self.sample(of: target.canvas) != sample { written = write(target.canvas) }
         markDirty(target)
         pair.invalidate()
         if written { framesPresented += 1 }
         return written
+    }
+
+    /// The first frame is written into its buffer before the mode set, so that the first
+    /// scan-out shows it (virtio-gpu uploads the buffer with the mode set: no black frame in
+    /// between), and again after it only if the mode set did not leave it alone (bochs under
+    /// QEMU: the emulated VGA clears the start of its memory when a mode is set). Whether it
+    /// did is told by these three rows, read back before and after.
+    private static func sample(of canvas: Canvas) -> [UInt32] {
+        guard canvas.height > 0 else { return [] }
+        var rows: [UInt32] = []
+        rows.reserveCapacity(3 * canvas.width)
+        for y in [0, canvas.height / 2, canvas.height - 1] {
+            rows.append(contentsOf: UnsafeBufferPointer(start: canvas.row(y), count: canvas.width))
+        }
+        return rows
     }
 
     /// The flip event arrived: the back buffer is on screen.

@@ -93,6 +93,8 @@ for directive in Type=notify DefaultDependencies=no ConditionKernelCommandLine=!
         'RestrictAddressFamilies=AF_UNIX AF_NETLINK' DevicePolicy=closed 'DeviceAllow=char-drm rw' RuntimeDirectory=skeletond; do
     grep -qxF "$directive" "$work/skeletond.service" || missing+=("$directive")
 done
+# The boot never waits for the splash: nothing of the boot's own is ordered after it.
+grep -qE '^Before=.*(sysinit|basic|local-fs)\.target' "$work/skeletond.service" && missing+=("no Before= of a boot target")
 if [ ${#missing[@]} -eq 0 ]; then
     echo "ok   skeletond.service has its sandbox and boot directives"
     passed=$((passed + 1))

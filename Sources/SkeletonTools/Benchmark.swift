@@ -156,11 +156,11 @@ public enum Benchmark {
                       memcpyMilliseconds: median(memcpyTimes),
                       figures: [Figure(name: "full redraw", milliseconds: median(fullTimes), target: 1.5),
                                 Figure(name: "animated frame, damage only", milliseconds: median(animatedTimes), target: 0.5),
-                                Figure(name: "animated frame + present", milliseconds: median(presentTimes), target: 0.6),
+                                Figure(name: "animated frame + present", milliseconds: median(presentTimes), target: 0.5),
                                 Figure(name: "  the same, two buffers in RAM", milliseconds: median(separatePresentTimes), target: nil),
                                 Figure(name: "  its pixels, one-colour fill", milliseconds: median(damageFillTimes), target: nil),
                                 Figure(name: "damage computation alone", milliseconds: median(damageTimes), target: nil),
-                                Figure(name: "turned 90° present (portrait)", milliseconds: median(turnedTimes), target: 1.2,
+                                Figure(name: "turned 90° present (portrait)", milliseconds: median(turnedTimes), target: 1.5,
                                        referenceMilliseconds: median(uprightTimes), referenceName: "the unturned present")]
                           + (framebuffer.map { fb in
                               [Figure(name: "animated present into \(fb.format)", milliseconds: median(framebufferTimes), target: nil,

@@ -158,6 +158,8 @@ public final class FrameRenderer: @unchecked Sendable {
         let region = region.intersection(canvas.bounds)
         guard !region.isEmpty else { return }
         updatePaints(for: time)
+        // The scratch row holds the columns of a canvas no wider than the output.
+        let columns = canvas.width <= scratch.width ? scratch.canvas.row(0) : nil
         // The lowest item in the region lays the background around itself as it draws.
         var backgroundPending = true
         itemIndex.forEachItem(in: region) { index in
@@ -167,7 +169,7 @@ public final class FrameRenderer: @unchecked Sendable {
                                  within: region.intersection(maskBounds[index]))
             } else {
                 Rasterizer.fill(masks[index], canvas: canvas, region: region, paint: paints[index],
-                                background: backgroundPending ? background : nil, columns: scratch.canvas.row(0))
+                                background: backgroundPending ? background : nil, columns: columns)
                 if let fill = fills[index] {
                     Rasterizer.fill(fill.mask, canvas: canvas, region: region, paint: fill.paint)
                 }
@@ -183,6 +185,7 @@ public final class FrameRenderer: @unchecked Sendable {
     /// any other region is drawn in `shadow` and copied from there.
     func draw(_ region: PixelRect, at time: Double, into target: Canvas, shadow: Canvas) {
         precondition(target.width == shadow.width && target.height == shadow.height, "a target has the shadow's size")
+        precondition(target.width <= scratch.width, "a target is no wider than the output")
         let region = region.intersection(target.bounds)
         guard !region.isEmpty else { return }
         updatePaints(for: time)

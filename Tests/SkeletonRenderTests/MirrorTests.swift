@@ -82,6 +82,24 @@ struct MirrorTests {
         #expect(other[30, 35] != 0x123456, "shapes that overlap are composed in the shadow")
     }
 
+    @Test func aTargetWithAPitchWiderThanItsRowsIsDrawnAlikeAndKeepsItsPadding() throws {
+        let renderer = FrameRenderer(layout: try loadLayout(Self.separateTranslucentScene), outputSize: nil,
+                                     overrides: PresentationOverrides())
+        let size = renderer.layout.outputSize
+        let stride = size.width + 13
+        let memory = PixelBuffer(width: stride, height: size.height, fill: 0x777777)
+        let target = Canvas(base: memory.canvas.base, width: size.width, height: size.height, stride: stride)
+        let shadow = PixelBuffer(size: size), plain = PixelBuffer(size: size)
+        renderer.draw(target.bounds, at: 0.4, into: plain.canvas)
+        renderer.draw(target.bounds, at: 0.4, into: target, shadow: shadow.canvas)
+        for y in 0..<size.height {
+            for x in 0..<stride where memory[x, y] != (x < size.width ? plain[x, y] : 0x777777) {
+                Issue.record("pixel (\(x), \(y)) of the buffer is \(hex(memory[x, y]))")
+                return
+            }
+        }
+    }
+
     @Test func aRectangleLessHolesIsCoveredOnceWhereNoHoleIs() {
         let rect = PixelRect(x: 3, y: 2, width: 40, height: 30)
         let holeSets: [[PixelRect]] = [

@@ -180,9 +180,9 @@ public final class FrameRenderer: @unchecked Sendable {
     }
 
     /// Redraws `region` for `time` into `target` (a canvas of the shadow's size), writing it
-    /// only. Where the shapes in the region do not overlap, each is drawn row by row in a row in
-    /// cache and copied into `target`, and the rest of the region is laid with the background;
-    /// any other region is drawn in `shadow` and copied from there.
+    /// only. Where the shapes in the region do not overlap, each is drawn row by row into
+    /// `target` (a repeated row drawn once in a scratch row and copied), and the rest of the
+    /// region is laid with the background; any other region is drawn in `shadow` and copied.
     func draw(_ region: PixelRect, at time: Double, into target: Canvas, shadow: Canvas) {
         precondition(target.width == shadow.width && target.height == shadow.height, "a target has the shadow's size")
         precondition(target.width <= scratch.width, "a target is no wider than the output")

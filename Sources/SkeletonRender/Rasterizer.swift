@@ -6,8 +6,10 @@ public enum Rasterizer {
     /// Paints `mask` inside `region`. With `background`, the pixels of the region on each row
     /// outside the fully covered run are first set to it, so the caller need not clear them.
     /// With `rowBuffer` (a row of the canvas's width; it needs `background`: every pixel of the
-    /// region is then written), each row is drawn there and copied into the canvas, which is
-    /// then written only, never read (a dumb buffer may be write-combined memory). With
+    /// region is then written), a row the canvas takes several times (rows covered alike) is
+    /// drawn there once and copied, so the canvas is written only, never read (a dumb buffer may
+    /// be write-combined memory); with the background laid, edges blend over it, not over the
+    /// pixel read back. With
     /// `columns` (room for the region's width), a sweep's column colours are worked out there
     /// instead of in an array made for the call.
     public static func fill(_ mask: CoverageMask, canvas: Canvas, region: PixelRect, paint: ShapePaint,
@@ -48,60 +50,58 @@ public enum Rasterizer {
         let fastRun = paint.isOpaque
         let rowsRepeat = hasBackground && (paint.isSolid || paint.sweepsAlongX)
         let lut = UnsafePointer(columns)
-        do {
-            mask.runStart.withUnsafeBufferPointer { runStart in
-            mask.runEnd.withUnsafeBufferPointer { runEnd in
-            mask.runCoverage.withUnsafeBufferPointer { runCoverage in
-            mask.edgeOffset.withUnsafeBufferPointer { edgeOffset in
-            mask.edgeX.withUnsafeBufferPointer { edgeX in
-            mask.edgeCoverage.withUnsafeBufferPointer { edgeCoverage in
-            mask.repeatsUntil.withUnsafeBufferPointer { repeatsUntil in
-                var j = area.y
-                while j < area.maxY {
-                    let r = j - mask.bounds.y
-                    // With the background laid and a paint the same on every row, a row of the region
-                    // depends only on its coverage: the rows covered alike below it are copies of it.
-                    let next = rowsRepeat ? min(Int(repeatsUntil[r]) + mask.bounds.y, area.maxY) : j + 1
-                    // A row written once goes straight into the canvas; one written many times
-                    // is drawn aside first when the canvas is not to be read.
-                    let aside = next - j > 1 ? rowBuffer : nil
-                    let row = aside ?? canvas.row(j)
-                    let start = max(Int(runStart[r]), area.x), end = min(Int(runEnd[r]), area.maxX)
-                    let coverage = UInt32(runCoverage[r])
-                    if hasBackground {
-                        if start < end && coverage == 255 && fastRun {
-                            fillOpaque(row, from: clip.x, to: start, backgroundPixel)
-                            fillOpaque(row, from: end, to: clip.maxX, backgroundPixel)
-                        } else {
-                            fillOpaque(row, from: clip.x, to: clip.maxX, backgroundPixel)
-                        }
+        mask.runStart.withUnsafeBufferPointer { runStart in
+        mask.runEnd.withUnsafeBufferPointer { runEnd in
+        mask.runCoverage.withUnsafeBufferPointer { runCoverage in
+        mask.edgeOffset.withUnsafeBufferPointer { edgeOffset in
+        mask.edgeX.withUnsafeBufferPointer { edgeX in
+        mask.edgeCoverage.withUnsafeBufferPointer { edgeCoverage in
+        mask.repeatsUntil.withUnsafeBufferPointer { repeatsUntil in
+            var j = area.y
+            while j < area.maxY {
+                let r = j - mask.bounds.y
+                // With the background laid and a paint the same on every row, a row of the region
+                // depends only on its coverage: the rows covered alike below it are copies of it.
+                let next = rowsRepeat ? min(Int(repeatsUntil[r]) + mask.bounds.y, area.maxY) : j + 1
+                // A row written once goes straight into the canvas; one written many times
+                // is drawn aside first when the canvas is not to be read.
+                let aside = next - j > 1 ? rowBuffer : nil
+                let row = aside ?? canvas.row(j)
+                let start = max(Int(runStart[r]), area.x), end = min(Int(runEnd[r]), area.maxX)
+                let coverage = UInt32(runCoverage[r])
+                if hasBackground {
+                    if start < end && coverage == 255 && fastRun {
+                        fillOpaque(row, from: clip.x, to: start, backgroundPixel)
+                        fillOpaque(row, from: end, to: clip.maxX, backgroundPixel)
+                    } else {
+                        fillOpaque(row, from: clip.x, to: clip.maxX, backgroundPixel)
                     }
-                    let rowColor: UInt32? = solidColor ?? (paint.a == 0 ? paint.color(x: 0, y: j) : nil)
-                    if start < end {
-                        if let color = rowColor {
-                            fillSpan(row, from: start, to: end, color: color, coverage: coverage, under: under)
-                        } else if usesColumns {
-                            copySpan(row, from: start, to: end, colors: lut! + (start - area.x),
-                                     coverage: coverage, opaque: fastRun, under: under)
-                        } else {
-                            for i in start..<end { put(row, i, paint.color(x: i, y: j), coverage, under: under) }
-                        }
-                    }
-                    for e in Int(edgeOffset[r])..<Int(edgeOffset[r + 1]) {
-                        let i = Int(edgeX[e])
-                        // A row's edge pixels run left to right (`CoverageMask`).
-                        if i >= area.maxX { break }
-                        guard i >= area.x else { continue }
-                        let color = rowColor ?? (usesColumns ? lut![i - area.x] | lutAlpha : paint.color(x: i, y: j))
-                        put(row, i, color, UInt32(edgeCoverage[e]), under: under)
-                    }
-                    for k in (aside == nil ? j + 1 : j)..<next {
-                        (canvas.row(k) + clip.x).update(from: row + clip.x, count: clip.width)
-                    }
-                    j = next
                 }
-            }}}}}}}
-        }
+                let rowColor: UInt32? = solidColor ?? (paint.a == 0 ? paint.color(x: 0, y: j) : nil)
+                if start < end {
+                    if let color = rowColor {
+                        fillSpan(row, from: start, to: end, color: color, coverage: coverage, under: under)
+                    } else if usesColumns {
+                        copySpan(row, from: start, to: end, colors: lut! + (start - area.x),
+                                 coverage: coverage, opaque: fastRun, under: under)
+                    } else {
+                        for i in start..<end { put(row, i, paint.color(x: i, y: j), coverage, under: under) }
+                    }
+                }
+                for e in Int(edgeOffset[r])..<Int(edgeOffset[r + 1]) {
+                    let i = Int(edgeX[e])
+                    // A row's edge pixels run left to right (`CoverageMask`).
+                    if i >= area.maxX { break }
+                    guard i >= area.x else { continue }
+                    let color = rowColor ?? (usesColumns ? lut![i - area.x] | lutAlpha : paint.color(x: i, y: j))
+                    put(row, i, color, UInt32(edgeCoverage[e]), under: under)
+                }
+                for k in (aside == nil ? j + 1 : j)..<next {
+                    (canvas.row(k) + clip.x).update(from: row + clip.x, count: clip.width)
+                }
+                j = next
+            }
+        }}}}}}}
     }
 
     @inline(__always)

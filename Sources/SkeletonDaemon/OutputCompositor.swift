@@ -15,6 +15,10 @@ public final class OutputCompositor {
     private var previous: PixelBuffer?
     /// The renderer whose last frame the shadow holds, so that the next steady frame can be partial.
     private var shadowOwner: FrameRenderer?
+    /// Steady frames went straight into the output's back buffer (`mirror`) since the shadow
+    /// last held a whole frame: it holds that renderer's last frame only where nothing changed
+    /// since, until it is drawn whole again.
+    private var shadowLags = false
     public private(set) var framesDrawn = 0
     /// A monitor plugged in while the skeleton shows dissolves in from black over the look's
     /// transition, from its first frame.
@@ -42,7 +46,11 @@ public final class OutputCompositor {
     }
 
     /// The frame left on screen by `hide --retain` becomes what a later show dissolves from.
-    public func keepShadowAsBeneath() { beneath.canvas.copy(beneath.canvas.bounds, from: output.shadow) }
+    public func keepShadowAsBeneath() {
+        if shadowLags, let shadowOwner { shadowOwner.redrawLastFrame(into: output.shadow) }
+        shadowLags = false
+        beneath.canvas.copy(beneath.canvas.bounds, from: output.shadow)
+    }
 
     /// What lies beneath is black again (the console comes back when the display is handed back).
     public func clearBeneath() { beneath.canvas.fill(beneath.canvas.bounds, with: 0) }
@@ -82,8 +90,8 @@ public final class OutputCompositor {
     public func draw(_ frame: SessionFrame?) -> [PixelRect] { draw(frame, mirror: nil).damage }
 
     /// Draws `frame` and presents it. A steady frame's damage, and what the output's back
-    /// buffer lacks besides, are drawn into that buffer too (`mirror`), so the present copies
-    /// nothing.
+    /// buffer lacks besides, are drawn straight into that buffer (`mirror`), so the present
+    /// copies nothing and the pixels are written once.
     public func present(_ frame: SessionFrame?, now: Double) throws(DisplayError) -> Bool {
         let (damage, mirrored) = draw(arriving(frame, now: now), mirror: output.mirror)
         return try output.present(damage: damage, mirrored: mirrored)
@@ -94,6 +102,7 @@ public final class OutputCompositor {
         guard let frame else {
             shadow.copy(shadow.bounds, from: beneath.canvas)
             shadowOwner = nil
+            shadowLags = false
             shownPrompt = nil
             framesDrawn += 1
             return ([shadow.bounds], false)
@@ -107,12 +116,17 @@ public final class OutputCompositor {
                 if shadowOwner.map({ !main.continueFrom($0) }) ?? true { main.invalidate() }
                 shadowOwner = main
             }
+            let drawnIntoMirror = mirror != nil && frame.prompt == nil && shownPrompt == nil
+            // Anything but another frame into the back buffer starts from a whole shadow.
+            if shadowLags && !drawnIntoMirror { main.invalidate() }
+            shadowLags = drawnIntoMirror
             guard frame.prompt != nil || shownPrompt != nil else {
                 return (main.render(at: frame.animationTime, into: shadow, mirror: mirror), mirror != nil)
             }
             return (drawWithPrompt(frame, main), false)
         }
         shadowOwner = nil
+        shadowLags = false
         defer {
             if let prompt = frame.prompt { promptOverlay(for: frame.look, main).draw(prompt, region: shadow.bounds, into: shadow) }
             shownPrompt = frame.prompt

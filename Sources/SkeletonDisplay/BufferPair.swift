@@ -3,8 +3,8 @@ import SkeletonRender
 /// The bookkeeping of two buffers shown in turn: which one is on screen, whether each holds
 /// the frame it was last given, and what the one off screen needs to catch up with the
 /// shadow. That one holds the frame before last, so a present copies this frame's damage and
-/// the last frame's, unless the renderer drew both into it as it drew the shadow (the back
-/// buffer as a `Mirror` that `lacks` the last frame's damage).
+/// the last frame's, unless the renderer drew both straight into it (the back buffer as a
+/// `Mirror` that `lacks` the last frame's damage).
 public struct BufferPair: Sendable {
     /// The buffer on screen, 0 or 1.
     public private(set) var front = 0

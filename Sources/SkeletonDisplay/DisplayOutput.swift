@@ -13,10 +13,11 @@ public protocol DisplayOutput: AnyObject {
     var shadow: Canvas { get }
     /// False while a previous present is still in flight (a page flip pending).
     var canPresent: Bool { get }
-    /// Where the renderer may draw the damage it draws into the shadow, at the same time, with
-    /// what that buffer lacks besides (write only): the buffer the next present fills, when it
-    /// needs no more than damage. nil when the output has none (memory) or the next present
-    /// copies whole.
+    /// Where the renderer may draw a frame's damage instead of into the shadow, with what that
+    /// buffer lacks besides (write only): the buffer the next present fills, when it needs no
+    /// more than damage. nil when the output has none (memory) or the next present copies whole.
+    /// The shadow then lags behind it; whoever draws must bring the shadow up to date before
+    /// drawing without the mirror again.
     var mirror: Mirror? { get }
     /// Makes the shadow's `damage` visible; `mirrored`: the frame was drawn through `mirror`
     /// (taken just before it was drawn). False when the frame could not be shown now (the

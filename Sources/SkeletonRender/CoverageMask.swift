@@ -3,28 +3,33 @@ import SkeletonLayout
 /// The coverage of a clipped, anti-aliased rounded rectangle, row by row: a run of pixels all
 /// with the same coverage (fully covered, or cut only by a fractional top or bottom edge) and
 /// the few edge pixels around it with their exact coverage. It depends only on geometry, so a
-/// renderer computes it once per shape and reuses it every frame.
-public struct CoverageMask: Sendable {
+/// renderer computes it once per shape and reuses it every frame. A class: a frame passes
+/// masks around by one reference, not by their seven arrays.
+public final class CoverageMask: Sendable {
     /// Pixels the shape touches (not clipped to any canvas).
     public let bounds: PixelRect
-    var runStart: [Int32] = []
-    var runEnd: [Int32] = []
-    var runCoverage: [UInt8] = []
+    let runStart: [Int32]
+    let runEnd: [Int32]
+    let runCoverage: [UInt8]
     /// Edge pixels of row r are `edgeX[edgeOffset[r]..<edgeOffset[r + 1]]`, left to right.
-    var edgeOffset: [Int32] = [0]
-    var edgeX: [Int32] = []
-    var edgeCoverage: [UInt8] = []
+    let edgeOffset: [Int32]
+    let edgeX: [Int32]
+    let edgeCoverage: [UInt8]
     /// For row r, the first row after it whose coverage differs from row r's: rows
     /// `r..<repeatsUntil[r]` are covered alike, so they can be drawn once and copied.
-    var repeatsUntil: [Int32] = []
+    let repeatsUntil: [Int32]
 
     public init(rect: Rect, radius: Double, clip: Rect) {
+        var runStart: [Int32] = [], runEnd: [Int32] = [], runCoverage: [UInt8] = []
+        var edgeOffset: [Int32] = [0], edgeX: [Int32] = [], edgeCoverage: [UInt8] = []
         let g = rect.intersection(clip)
+        let bounds = g.isEmpty ? PixelRect(x: 0, y: 0, width: 0, height: 0) : PixelRect(enclosing: g)
+        self.bounds = bounds
         guard !g.isEmpty else {
-            bounds = PixelRect(x: 0, y: 0, width: 0, height: 0)
+            (self.runStart, self.runEnd, self.runCoverage) = ([], [], [])
+            (self.edgeOffset, self.edgeX, self.edgeCoverage, self.repeatsUntil) = ([0], [], [], [])
             return
         }
-        bounds = PixelRect(enclosing: g)
         let shape = RoundedRectCoverage(x0: rect.x, y0: rect.y, x1: rect.maxX, y1: rect.maxY, radius: radius)
         let r = shape.radius
         for j in bounds.y..<bounds.maxY {
@@ -60,21 +65,22 @@ public struct CoverageMask: Sendable {
             for i in full1..<bounds.maxX { appendEdge(i) }
             edgeOffset.append(Int32(edgeX.count))
         }
-        repeatsUntil = [Int32](repeating: Int32(bounds.height), count: bounds.height)
+        /// Whether rows `r` and `s` (counted from the top of the bounds) have the same coverage.
+        func rowsAlike(_ r: Int, _ s: Int) -> Bool {
+            guard runStart[r] == runStart[s], runEnd[r] == runEnd[s], runCoverage[r] == runCoverage[s] else { return false }
+            let edges = Int(edgeOffset[r])..<Int(edgeOffset[r + 1])
+            let other = Int(edgeOffset[s])
+            guard Int(edgeOffset[s + 1]) - other == edges.count else { return false }
+            return edges.allSatisfy { e in
+                edgeX[e] == edgeX[e - edges.lowerBound + other] && edgeCoverage[e] == edgeCoverage[e - edges.lowerBound + other]
+            }
+        }
+        var repeatsUntil = [Int32](repeating: Int32(bounds.height), count: bounds.height)
         for row in stride(from: bounds.height - 2, through: 0, by: -1) {
             repeatsUntil[row] = rowsAlike(row, row + 1) ? repeatsUntil[row + 1] : Int32(row + 1)
         }
-    }
-
-    /// Whether rows `r` and `s` (counted from the top of the bounds) have the same coverage.
-    private func rowsAlike(_ r: Int, _ s: Int) -> Bool {
-        guard runStart[r] == runStart[s], runEnd[r] == runEnd[s], runCoverage[r] == runCoverage[s] else { return false }
-        let edges = Int(edgeOffset[r])..<Int(edgeOffset[r + 1])
-        let other = Int(edgeOffset[s])
-        guard Int(edgeOffset[s + 1]) - other == edges.count else { return false }
-        return edges.allSatisfy { e in
-            edgeX[e] == edgeX[e - edges.lowerBound + other] && edgeCoverage[e] == edgeCoverage[e - edges.lowerBound + other]
-        }
+        (self.runStart, self.runEnd, self.runCoverage) = (runStart, runEnd, runCoverage)
+        (self.edgeOffset, self.edgeX, self.edgeCoverage, self.repeatsUntil) = (edgeOffset, edgeX, edgeCoverage, repeatsUntil)
     }
 
     public var isEmpty: Bool { bounds.isEmpty }

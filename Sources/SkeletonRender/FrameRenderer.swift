@@ -83,6 +83,8 @@ public final class FrameRenderer: @unchecked Sendable {
             return table
         }
         self.paints = stops.map { ShapePaint(stops: $0) }
+        self.scratch = PixelBuffer(width: max(1, layout.outputSize.width), height: 2)
+        self.drawsAlone = items.indices.map { made[$0] == nil && bars[$0] == nil }
     }
 
     /// The items drawn: the layout's, with sprites that could not be made as their fallbacks.
@@ -131,6 +133,12 @@ public final class FrameRenderer: @unchecked Sendable {
     /// Per item, its paint at `paintTime`: worked out once per frame, not once per region.
     private var paints: [ShapePaint]
     private var paintTime: Double?
+    /// Two rows of the output's width a region is drawn with, so that frames allocate nothing:
+    /// a sweep's column colours (row 0), and the row a region of one shape is drawn in before it
+    /// is copied into a mirror (row 1).
+    private let scratch: PixelBuffer
+    /// Per item, whether it is drawn by its mask and paint alone (no sprite, no bar's fill).
+    private let drawsAlone: [Bool]
 
     public var outputBounds: PixelRect {
         PixelRect(x: 0, y: 0, width: layout.outputSize.width, height: layout.outputSize.height)
@@ -145,21 +153,13 @@ public final class FrameRenderer: @unchecked Sendable {
         bars.values.contains { $0.moves(after: lastTime) }
     }
 
-    /// Redraws everything inside `region` (background, content, skeletons) for `time`. With
-    /// `mirror` (a canvas of the same size, written only), the region's pixels go into it too:
-    /// row by row as they are drawn where one shape has the region to itself, else the region
-    /// copied once it is drawn.
-    public func draw(_ region: PixelRect, at time: Double, into canvas: Canvas, mirror: Canvas? = nil) {
-        precondition(mirror.map { $0.width == canvas.width && $0.height == canvas.height } ?? true,
-                     "a mirror has the canvas's size")
+    /// Redraws everything inside `region` (background, content, skeletons) for `time`.
+    public func draw(_ region: PixelRect, at time: Double, into canvas: Canvas) {
         let region = region.intersection(canvas.bounds)
         guard !region.isEmpty else { return }
         updatePaints(for: time)
-        if let mirror, let index = soleItem(in: region), sprites[index] == nil, fills[index] == nil {
-            Rasterizer.fill(masks[index], canvas: canvas, region: region, paint: paints[index],
-                            background: background, mirror: mirror)
-            return
-        }
+        // The scratch row holds the columns of a canvas no wider than the output.
+        let columns = canvas.width <= scratch.width ? scratch.canvas.row(0) : nil
         // The lowest item in the region lays the background around itself as it draws.
         var backgroundPending = true
         itemIndex.forEachItem(in: region) { index in
@@ -169,7 +169,7 @@ public final class FrameRenderer: @unchecked Sendable {
                                  within: region.intersection(maskBounds[index]))
             } else {
                 Rasterizer.fill(masks[index], canvas: canvas, region: region, paint: paints[index],
-                                background: backgroundPending ? background : nil)
+                                background: backgroundPending ? background : nil, columns: columns)
                 if let fill = fills[index] {
                     Rasterizer.fill(fill.mask, canvas: canvas, region: region, paint: fill.paint)
                 }
@@ -177,18 +177,43 @@ public final class FrameRenderer: @unchecked Sendable {
             backgroundPending = false
         }
         if backgroundPending { canvas.fill(region, with: background) }
-        mirror?.copy(region, from: canvas)
     }
 
-    /// The item whose shape is the only one touching `region`, if there is exactly one.
-    private func soleItem(in region: PixelRect) -> Int? {
-        var found: Int?
-        var count = 0
-        itemIndex.forEachItem(in: region) { index in
-            count += 1
-            found = index
+    /// Redraws `region` for `time` into `target` (a canvas of the shadow's size), writing it
+    /// only. Where the shapes in the region do not overlap, each is drawn row by row into
+    /// `target` (a repeated row drawn once in a scratch row and copied), and the rest of the
+    /// region is laid with the background; any other region is drawn in `shadow` and copied.
+    func draw(_ region: PixelRect, at time: Double, into target: Canvas, shadow: Canvas) {
+        precondition(target.width == shadow.width && target.height == shadow.height, "a target has the shadow's size")
+        precondition(target.width <= scratch.width, "a target is no wider than the output")
+        let region = region.intersection(target.bounds)
+        guard !region.isEmpty else { return }
+        updatePaints(for: time)
+        guard let pieces = separateShapes(in: region) else {
+            draw(region, at: time, into: shadow)
+            target.copy(region, from: shadow)
+            return
         }
-        return count == 1 ? found : nil
+        for index in pieces {
+            Rasterizer.fill(masks[index], canvas: target, region: region.intersection(maskBounds[index]), paint: paints[index],
+                            background: background, rowBuffer: scratch.canvas.row(1), columns: scratch.canvas.row(0))
+        }
+        guard pieces.count != 1 || !region.intersection(maskBounds[pieces[0]]).contains(region) else { return }
+        for rect in region.subtracting(pieces.map { maskBounds[$0] }) { target.fill(rect, with: background) }
+    }
+
+    /// The items touching `region` when each is drawn by its mask and paint alone and no two of
+    /// them overlap inside it (none: the region is background); nil otherwise.
+    private func separateShapes(in region: PixelRect) -> [Int]? {
+        var found: [Int] = []
+        var separate = true
+        itemIndex.forEachItem(in: region) { index in
+            guard separate else { return }
+            let piece = region.intersection(maskBounds[index])
+            separate = drawsAlone[index] && !found.contains { region.intersection(maskBounds[$0]).intersects(piece) }
+            found.append(index)
+        }
+        return separate ? found : nil
     }
 
     /// Value slides waiting for their first frame start at `time` (their fills change with it).
@@ -223,8 +248,10 @@ public final class FrameRenderer: @unchecked Sendable {
 
     /// Draws the frame for `time` into a canvas that holds this renderer's previous frame,
     /// touching only what changed; returns those rectangles (the whole canvas the first time).
-    /// With `mirror`, those rectangles and the ones it lacks are drawn into both (see `draw`):
-    /// afterwards it holds this frame wherever it held the frame it lacked rectangles of.
+    /// With `mirror`, those rectangles and the ones it lacks are drawn into the mirror instead
+    /// (see `draw(_:at:into:shadow:)`): afterwards it holds this frame wherever it held the
+    /// frame it lacked rectangles of, and `canvas` lags behind it where the mirror alone was
+    /// drawn (`redrawLastFrame` brings it up to date).
     public func render(at time: Double, into canvas: Canvas, mirror: Mirror? = nil) -> [PixelRect] {
         guard let last = lastTime else {
             let whole = renderFull(at: time, into: canvas)
@@ -234,12 +261,21 @@ public final class FrameRenderer: @unchecked Sendable {
         startSlides(at: time)
         let rects = PixelRect.coalesce(changedRects(from: last, to: time) + inheritedDamage)
         inheritedDamage = []
-        // Redrawing what the mirror lacks costs less than copying it afterwards: the regions
-        // grow by a few columns, where a copy would be many short rows read back.
-        let drawn = mirror.map { PixelRect.coalesce(rects + $0.lacks) } ?? rects
-        for rect in drawn { draw(rect, at: time, into: canvas, mirror: mirror?.canvas) }
+        if let mirror {
+            // Redrawing what the mirror lacks costs less than copying it: the regions grow by a
+            // few columns, and the mirror is never read.
+            for rect in PixelRect.coalesce(rects + mirror.lacks) { draw(rect, at: time, into: mirror.canvas, shadow: canvas) }
+        } else {
+            for rect in rects { draw(rect, at: time, into: canvas) }
+        }
         lastTime = time
         return rects
+    }
+
+    /// Draws the last frame drawn whole into `canvas` again (a shadow that lags behind a mirror).
+    public func redrawLastFrame(into canvas: Canvas) {
+        guard let lastTime else { return }
+        draw(canvas.bounds, at: lastTime, into: canvas)
     }
 
     /// Takes over the frame `other` drew last when the two differ only in content (texts,

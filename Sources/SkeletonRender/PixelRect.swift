@@ -37,5 +37,25 @@ public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
         o.x >= x && o.y >= y && o.maxX <= maxX && o.maxY <= maxY
     }
 
+    /// The parts of this rectangle outside `holes` (which do not overlap one another), as
+    /// rectangles: bands between the holes' top and bottom edges, cut at their sides.
+    public func subtracting(_ holes: [PixelRect]) -> [PixelRect] {
+        let inside = holes.map { $0.intersection(self) }.filter { !$0.isEmpty }
+        var edges = [y, maxY] + inside.flatMap { [$0.y, $0.maxY] }
+        edges.sort()
+        var parts: [PixelRect] = []
+        var top = y
+        for bottom in edges where bottom > top {
+            var left = x
+            for hole in inside.filter({ $0.y <= top && $0.maxY >= bottom }).sorted(by: { $0.x < $1.x }) {
+                if hole.x > left { parts.append(PixelRect(x: left, y: top, width: hole.x - left, height: bottom - top)) }
+                left = max(left, hole.maxX)
+            }
+            if maxX > left { parts.append(PixelRect(x: left, y: top, width: maxX - left, height: bottom - top)) }
+            top = bottom
+        }
+        return parts
+    }
+
     public var description: String { "\(width)x\(height)+\(x)+\(y)" }
 }

@@ -84,22 +84,28 @@ public struct ShapePaint: Sendable {
     /// gradient's span the end colours repeat. With `xrgb`, the alpha byte is cleared so the
     /// row can be copied straight into a canvas.
     func columnColors(from: Int, to: Int, xrgb: Bool) -> [UInt32] {
+        [UInt32](unsafeUninitializedCapacity: max(0, to - from)) { buffer, count in
+            if let base = buffer.baseAddress { writeColumnColors(from: from, to: to, xrgb: xrgb, into: base) }
+            count = max(0, to - from)
+        }
+    }
+
+    /// `columnColors` written into `buffer` (room for `to - from` of them): no allocation.
+    func writeColumnColors(from: Int, to: Int, xrgb: Bool, into buffer: UnsafeMutablePointer<UInt32>) {
         let mask: UInt32 = xrgb ? 0xFFFFFF : 0xFFFF_FFFF
         guard let table else {
-            return (from..<to).map { color(at: a * (Double($0) + 0.5) + c) & mask }
+            for k in 0..<max(0, to - from) { buffer[k] = color(at: a * (Double(from + k) + 0.5) + c) & mask }
+            return
         }
         let walk = tableWalk
-        return table.colors.withUnsafeBufferPointer { colors in
-            [UInt32](unsafeUninitializedCapacity: max(0, to - from)) { buffer, count in
-                // One add per column.
-                var index = walk.start &+ Int64(from) &* walk.step
-                let lastIndex = Int64(GradientTable.steps)
-                for k in 0..<(to - from) {
-                    let i = min(max(index >> 32, 0), lastIndex)
-                    buffer[k] = colors[Int(i)] & mask
-                    index &+= walk.step
-                }
-                count = to - from
+        table.colors.withUnsafeBufferPointer { colors in
+            // One add per column.
+            var index = walk.start &+ Int64(from) &* walk.step
+            let lastIndex = Int64(GradientTable.steps)
+            for k in 0..<max(0, to - from) {
+                let i = min(max(index >> 32, 0), lastIndex)
+                buffer[k] = colors[Int(i)] & mask
+                index &+= walk.step
             }
         }
     }

@@ -132,6 +132,9 @@ import Testing
         let size = Size(width: 200, height: 100)
         let output = FlipOutput(size: size)
         let compositor = OutputCompositor(output: output)
+        // The same frames drawn into one buffer in memory, through the shadow alone.
+        let plain = MemoryDisplay(size: size)
+        let plainCompositor = OutputCompositor(output: plain)
         let session = Session()
         _ = session.show(look, delay: 0, transition: .crossDissolve(duration: 0.25), now: 0)
         var tinted = look
@@ -142,13 +145,46 @@ import Testing
             if frame == 120 { _ = session.hide(transition: .crossDissolve(duration: 0.25), retain: false, now: now) }
             _ = session.advance(to: now)
             #expect(try compositor.present(session.frame(at: now), now: now))
-            if output.screen.pixels != output.shadowBuffer.pixels {
+            plainCompositor.draw(session.frame(at: now))
+            if output.screen.pixels != plain.buffer.pixels {
                 Issue.record("frame \(frame): the buffer on screen is not the frame drawn")
                 return
             }
         }
-        // Steady frames between the transitions went through the mirror.
+        // Steady frames between the transitions went straight into the back buffer.
         #expect(output.mirroredPresents > 60)
+    }
+
+    @Test func theShadowCatchesUpWhenFramesStopGoingStraightIntoTheBackBuffer() throws {
+        let size = Size(width: 200, height: 100)
+        let output = FlipOutput(size: size)
+        let compositor = OutputCompositor(output: output)
+        let plain = MemoryDisplay(size: size)
+        let plainCompositor = OutputCompositor(output: plain)
+        let session = Session()
+        _ = session.show(look, delay: 0, transition: .none, now: 0)
+        // A shadow left behind differs from the frame only where the sweep's band was then and
+        // is not now (the gradient's ends are the shape's colour): it is left behind from
+        // mid-sweep, after the prompt, until the failed flip and again until the end.
+        for frame in 0..<90 {
+            let now = Double(frame) / 60
+            var shown = session.frame(at: now)
+            // A prompt (drawn in the shadow, which holds whole frames then), and a failed flip
+            // (both buffers stale: the next present copies the shadow whole).
+            if (40..<45).contains(frame) { shown?.prompt = PromptPicture(message: "Passphrase:") }
+            if frame == 70 { output.pair.invalidate() }
+            #expect(try compositor.present(shown, now: now))
+            plainCompositor.draw(shown)
+            if output.screen.pixels != plain.buffer.pixels {
+                Issue.record("frame \(frame): the buffer on screen is not the frame drawn")
+                return
+            }
+        }
+        #expect(output.mirroredPresents > 75)
+        // `hide --retain`: what a later show dissolves from is the frame on screen.
+        compositor.keepShadowAsBeneath()
+        let beneathIsTheFrame = compositor.beneath.pixels == plain.buffer.pixels
+        #expect(beneathIsTheFrame)
     }
 }
 

@@ -104,7 +104,7 @@ public final class DRMOutput: DisplayOutput {
     }
 
     /// The back buffer, while damage alone brings it up to date: the renderer draws this
-    /// frame's damage and the last frame's into it as it draws the shadow (write only; the
+    /// frame's damage and the last frame's straight into it, past the shadow (write only; the
     /// buffer is not on screen, since no flip is pending).
     public var mirror: Mirror? {
         guard rotation == .upright, canPresent, modeSet, buffers.count == 2, let lacks = pair.backLacks else { return nil }

@@ -21,7 +21,7 @@ let package = Package(
         // libpng16.a needs libz and libm after it, and a static link orders libraries as given;
         // skeleton_png.c calls zlib's crc32 itself too (zlib.h from zlib1g-dev, beside png.h).
         .target(name: "CSkeletonPNG", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("z"), .linkedLibrary("m")]),
-        .target(name: "CSkeletonSystem"),
+        .target(name: "CSkeletonSystem", cSettings: staticBuild ? [.define("SKELETOND_STATIC")] : []),
         .target(name: "SkeletonSystem", dependencies: ["CSkeletonSystem"]),
         .target(name: "SkeletonLayout", dependencies: ["SkeletonSystem"]),
         .target(name: "SkeletonRender", dependencies: ["SkeletonLayout"]),

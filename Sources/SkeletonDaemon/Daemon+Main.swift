@@ -27,7 +27,8 @@ extension Daemon {
             logger.warning("the daemon started in the initramfs is gone (\(InitramfsStart.markerPath(socketPath: settings.socketPath)) is stale); this service runs its own")
             InitramfsStart.removeMarker(socketPath: settings.socketPath)
         }
-        if let age = processAgeSeconds() {
+        // Read only for the debug line: /proc/self/stat through stdio is first-run code before the first frame.
+        if logger.level >= .debug, let age = processAgeSeconds() {
             logger.debug("start-up: arguments parsed \(Int((age * 1000).rounded())) ms after process start (10 ms resolution)")
         }
         let daemon = Daemon(settingsSource: source, settings: settings, logger: logger, provider: provider, start: start)

@@ -58,7 +58,10 @@ final class PasswordAgent {
     /// Returns the files of the questions that went.
     @discardableResult
     func rescan() -> [String] {
-        let names = Set(SystemCalls.directoryEntries(directory).filter(PasswordAsk.isAskFile))
+        let entries = SystemCalls.directoryEntries(directory).filter(PasswordAsk.isAskFile)
+        // The usual start, with no question anywhere, runs none of the sets and sorts below.
+        if entries.isEmpty && asks.isEmpty && refused.isEmpty && answered.isEmpty { return [] }
+        let names = Set(entries)
         let files = Set(names.map { directory + "/" + $0 })
         let gone = asks.map(\.file).filter { !files.contains($0) }
         asks.removeAll { !files.contains($0.file) }

@@ -26,8 +26,8 @@ public struct ObjectReader {
     /// Issues for keys that were never asked for, in sorted order: the first
     /// `listedUnknownKeys` one by one, then how many more there are (at the object's path).
     public func unknownKeyIssues() -> [LayoutIssue] {
-        let knownSet = Set(known)
-        let unknown = members.keys.filter { !knownSet.contains($0) }.sorted()
+        // A linear search: `known` is one decoder's keys, and a Set costs a start more first-run code.
+        let unknown = members.keys.filter { !known.contains($0) }.sorted()
         var issues = unknown.prefix(Self.listedUnknownKeys).map { key in
             var message = "unknown key \"\(key)\""
             if let suggestion = ObjectReader.closest(to: key, in: known) {

@@ -12,7 +12,8 @@ public final class TextEngine {
     /// The largest line height, in pixels.
     public static let maximumLineHeight = 10000.0
 
-    let library = FontLibrary()
+    /// Made for the first face: a start whose first frame draws no text runs none of FreeType.
+    lazy var library = FontLibrary()
     var faces: [FaceKey: FontFace] = [:]
     var choices: [WeightRequest: FontChoice] = [:]
     private var glyphs: [GlyphKey: GlyphBitmap] = [:]

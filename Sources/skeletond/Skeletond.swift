@@ -33,14 +33,14 @@ struct Skeletond: ParsableCommand {
             return
         }
         // `plymouth` in an initramfs without Plymouth (the hook's link): its client's requests.
-        if calledAs("plymouth") { SystemCalls.exit(PlymouthClient.main(arguments: Array(CommandLine.arguments.dropFirst()))) }
-        if let status = KeymapCommand.runPlain(Array(CommandLine.arguments.dropFirst())) { SystemCalls.exit(status) }
+        if calledAs("plymouth") { SystemCalls.exit(PlymouthClient.main(arguments: plainArguments())) }
+        if firstArgumentIs("keymap"), let status = KeymapCommand.runPlain(plainArguments()) { SystemCalls.exit(status) }
         let arguments = UnsafeBufferPointer(start: CommandLine.unsafeArgv + 1, count: max(0, Int(CommandLine.argc) - 1))
         // While the daemon started in the initramfs shows the skeleton, this one attaches to it
         // (`InitramfsAttachment`) and must not touch the display first.
         let attaching = SystemCalls.fileExists(BootDefaults.initramfsMarkerPath) && SystemCalls.environment("SKELETOND_INITRAMFS") != "1"
         let start = attaching ? StartFrames() : StartFrames.atBoot(arguments: arguments)
-        if let flags = RunFlags(bootArguments: Array(CommandLine.arguments.dropFirst())) {
+        if let flags = RunFlags(bootArguments: plainArguments()) {
             let status = Daemon.main(flags: flags, provider: makeDisplayProvider(start: start), start: start)
             // A start that failed before it opened the display puts the console back.
             start.releaseBootDisplay()
@@ -49,6 +49,18 @@ struct Skeletond: ParsableCommand {
         // Help or a mistake: whatever the record showed goes back (the console).
         start.releaseBootDisplay()
         main(nil)
+    }
+
+    /// The arguments after the executable's name. `CommandLine.arguments` makes the same
+    /// array through the standard library's unspecialised code, several thousand instructions
+    /// run for the first time at each start (`scripts/qemu/footprint.py` ends the boot path here).
+    @inline(never)
+    static func plainArguments() -> [String] {
+        var arguments: [String] = []
+        for i in 1..<max(1, Int(CommandLine.argc)) {
+            if let argument = CommandLine.unsafeArgv[i] { arguments.append(String(cString: argument)) }
+        }
+        return arguments
     }
 
     /// Whether argv[0]'s last path component is `name`, read as C bytes: nothing of Swift's
@@ -61,8 +73,19 @@ struct Skeletond: ParsableCommand {
             if p.pointee == 0x2F { start = p + 1 }
             p += 1
         }
+        return equals(start, name)
+    }
+
+    /// Whether argv[1] is `name`, read as C bytes: nothing of Swift's collections runs before
+    /// a boot record's frame.
+    static func firstArgumentIs(_ name: StaticString) -> Bool {
+        guard CommandLine.argc > 1, let argument = CommandLine.unsafeArgv[1] else { return false }
+        return equals(argument, name)
+    }
+
+    private static func equals(_ string: UnsafeMutablePointer<CChar>, _ name: StaticString) -> Bool {
         let bytes = name.utf8Start
-        for i in 0..<name.utf8CodeUnitCount where UInt8(bitPattern: start[i]) != bytes[i] { return false }
-        return start[name.utf8CodeUnitCount] == 0
+        for i in 0..<name.utf8CodeUnitCount where UInt8(bitPattern: string[i]) != bytes[i] { return false }
+        return string[name.utf8CodeUnitCount] == 0
     }
 }

@@ -14,7 +14,7 @@ blocks can be told from theirs. Two boots: the first writes the boot record (pri
 host), the second starts from it (or from the plan, the frame cache entry alone, or nothing)
 with `-d in_asm`. Counted from each program's entry point to its first frame: for the C program
 its drmModeDirtyFB call, for skeletond from the boot record or plan the first thing after the
-boot path (reading `CommandLine.arguments`), otherwise `Daemon.logFirstFrame`. User and kernel blocks are
+boot path (`Skeletond.plainArguments`), otherwise `Daemon.logFirstFrame`. User and kernel blocks are
 counted alike. `--top N` lists the N functions with the most instructions translated in that span.
 
 Needs scripts/qemu/fetch-deps.sh. Work files go to build/e2e/footprint/.
@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import bisect
 import json
+import os
 import re
 import subprocess
 import sys
@@ -42,17 +43,19 @@ OUT = REPO / "build" / "e2e" / "footprint"
 PROFILE_BUILD = REPO / ".build-prof"
 TEXT = 0x2000_0000
 KERNEL = 0xFFFF_8000_0000_0000
-# The first Swift code after the boot path: `Array(CommandLine.arguments.dropFirst())`.
-AFTER_BOOT_PATH = "$ss11CommandLineO9argumentsSaySSGvgZ"
+# The first Swift code after the boot path: `Skeletond.plainArguments()`, the `run` arguments as strings.
+AFTER_BOOT_PATH = "plainArguments"
 # Called once the first frame is on screen, on the paths that do not start from the boot record.
 FIRST_FRAME_LOGGED = "logFirstFrame"
 CASES = {"boot-record": "from the boot record)", "boot-plan": "from the boot plan)", "frame-cache": "from the frame cache)", "no-cache": "first frame on drm ("}
 
 
 def build() -> Path:
+    # Linked as scripts/build-static.sh links it (which builds the libraries under build/).
+    libraries = [a for d in ("harfbuzz", "wayland", "input") for a in ("-Xlinker", f"-L{REPO / 'build' / d}")]
     r = subprocess.run(["swift", "build", "-c", "release", "--product", "skeletond", "--scratch-path", str(PROFILE_BUILD),
-                        "-Xswiftc", "-static-executable", "-Xlinker", f"-Ttext-segment={TEXT:#x}"],
-                       cwd=REPO, capture_output=True, text=True)
+                        "-Xswiftc", "-static-executable", "-Xlinker", f"-Ttext-segment={TEXT:#x}", *libraries],
+                       cwd=REPO, capture_output=True, text=True, env=os.environ | {"SKELETOND_STATIC": "1"})
     if r.returncode != 0:
         raise SystemExit(f"swift build failed:\n{r.stdout[-4000:]}{r.stderr[-4000:]}")
     return PROFILE_BUILD / "release" / "skeletond"
@@ -154,8 +157,8 @@ def main() -> int:
     c_symbols = symbols(c_binary)
     c = count(blocks, entry_point(c_binary), c_symbols["drmModeDirtyFB"])
     s_symbols = symbols(binary)
-    end = s_symbols[AFTER_BOOT_PATH] if options.case in ("boot-record", "boot-plan") else \
-        min((len(name), a) for name, a in s_symbols.items() if FIRST_FRAME_LOGGED in name)[1]
+    end_name = AFTER_BOOT_PATH if options.case in ("boot-record", "boot-plan") else FIRST_FRAME_LOGGED
+    end = min((len(name), a) for name, a in s_symbols.items() if end_name in name)[1]
     s = count(blocks, entry_point(binary), end, after=c["last"])
     print(f"C reference, _start to drmModeDirtyFB: {c['user'] + c['kernel']} instructions "
           f"({c['user']} user, {c['kernel']} kernel)")

@@ -41,15 +41,17 @@ public final class DRMDisplay: Display {
 
         /// What names a connector the device does not have, with what it has: one line each.
         func unknownConnectors(known: [String]) -> [String] {
-            let has = "it has \(known.isEmpty ? "none" : known.joined(separator: ", "))"
+            // Built only for a problem: a start whose settings name no connector runs none of it.
+            func has() -> String { "it has \(known.isEmpty ? "none" : known.joined(separator: ", "))" }
             var problems: [String] = []
             for name in connectors ?? [] where !known.contains(name) {
-                problems.append("display.outputs names \(name), a connector this device does not have (\(has))")
+                problems.append("display.outputs names \(name), a connector this device does not have (\(has()))")
             }
-            for (key, names) in [("modes", Array(modes.keys)), ("rotation", Array(rotations.keys))] {
-                for name in names.sorted() where !known.contains(name) {
-                    problems.append("display.\(key) names \(name), a connector this device does not have (\(has)); ignored")
-                }
+            for name in modes.keys.sorted() where !known.contains(name) {
+                problems.append("display.modes names \(name), a connector this device does not have (\(has())); ignored")
+            }
+            for name in rotations.keys.sorted() where !known.contains(name) {
+                problems.append("display.rotation names \(name), a connector this device does not have (\(has())); ignored")
             }
             return problems
         }

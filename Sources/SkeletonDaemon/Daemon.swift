@@ -223,8 +223,10 @@ public final class Daemon {
     static let firstFrameGrace = 0.5
     /// How long a frame already on screen stays while a new look's pictures and texts are made
     /// (a shutdown layout's message, a new layout's labels): the change then appears whole rather
-    /// than in two steps. Past it, what is not ready shows as its skeleton.
-    static let spriteHold = 1.0
+    /// than in two steps. Past it, what is not ready shows as its skeleton. Under QEMU TCG on a
+    /// loaded machine the shutdown layout's message took over 1 s to shape; the old frame
+    /// staying a little longer is better than a message seen as a grey bar first.
+    static let spriteHold = 2.0
 
     /// Seconds since this process started (10 ms resolution), from /proc.
     public static func processAgeSeconds() -> Double? { SystemCalls.processAgeSeconds() }

@@ -11,6 +11,15 @@ import Testing
 @Suite struct CompositorTests {
     let look = SkeletonLook(layoutName: "simple", layout: TestLayouts.simple)
 
+    /// A compositor on a two-buffer output, and beside it one drawing the same frames into one
+    /// buffer in memory through the shadow alone.
+    func flippedBesidePlain(size: Size = Size(width: 200, height: 100))
+        -> (output: FlipOutput, compositor: OutputCompositor, plain: MemoryDisplay, plainCompositor: OutputCompositor) {
+        let output = FlipOutput(size: size)
+        let plain = MemoryDisplay(size: size)
+        return (output, OutputCompositor(output: output), plain, OutputCompositor(output: plain))
+    }
+
     func reference(_ look: SkeletonLook, at time: Double, size: Size = Size(width: 200, height: 100)) -> PixelBuffer {
         let renderer = FrameRenderer(layout: look.layout, outputSize: size, overrides: look.overrides)
         let image = PixelBuffer(size: size)
@@ -129,12 +138,7 @@ import Testing
     }
 
     @Test func aDoubleBufferedOutputShowsEveryFrameThroughShowUpdateAndHide() throws {
-        let size = Size(width: 200, height: 100)
-        let output = FlipOutput(size: size)
-        let compositor = OutputCompositor(output: output)
-        // The same frames drawn into one buffer in memory, through the shadow alone.
-        let plain = MemoryDisplay(size: size)
-        let plainCompositor = OutputCompositor(output: plain)
+        let (output, compositor, plain, plainCompositor) = flippedBesidePlain()
         let session = Session()
         _ = session.show(look, delay: 0, transition: .crossDissolve(duration: 0.25), now: 0)
         var tinted = look
@@ -156,11 +160,7 @@ import Testing
     }
 
     @Test func theShadowCatchesUpWhenFramesStopGoingStraightIntoTheBackBuffer() throws {
-        let size = Size(width: 200, height: 100)
-        let output = FlipOutput(size: size)
-        let compositor = OutputCompositor(output: output)
-        let plain = MemoryDisplay(size: size)
-        let plainCompositor = OutputCompositor(output: plain)
+        let (output, compositor, plain, plainCompositor) = flippedBesidePlain()
         let session = Session()
         _ = session.show(look, delay: 0, transition: .none, now: 0)
         // A shadow left behind differs from the frame only where the sweep's band was then and

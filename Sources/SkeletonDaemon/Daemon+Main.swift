@@ -20,8 +20,10 @@ extension Daemon {
         logger.level = settings.logLevel
         if InitramfsStart.requested {
             InitramfsStart.markArgumentZero()
-        } else if let connection = InitramfsAttachment.connect(socketPath: settings.socketPath) {
-            return InitramfsAttachment.run(connection: connection, socketPath: settings.socketPath, logger: logger)
+        } else if SystemCalls.fileExists(InitramfsStart.markerPath(socketPath: settings.socketPath)),
+                  InitramfsDaemonCheck.answers(socketPath: settings.socketPath) {
+            logger.error("the daemon started in the initramfs shows the skeleton on \(settings.socketPath); not starting a second one (`skeletonctl quit` ends that one)")
+            return 1
         } else if SystemCalls.fileExists(InitramfsStart.markerPath(socketPath: settings.socketPath)) {
             // Killed without its cleanup (SIGKILL): its marker would keep skeletond.socket down.
             logger.warning("the daemon started in the initramfs is gone (\(InitramfsStart.markerPath(socketPath: settings.socketPath)) is stale); this service runs its own")

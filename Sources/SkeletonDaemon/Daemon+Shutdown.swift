@@ -25,6 +25,11 @@ extension Daemon {
     func performShutdown(_ mode: ShutdownMode, id: JSONValue?) -> Performed {
         guard let name = settings.shutdown.layoutName(start: settings.startLayout) else {
             logger.notice("going down (\(mode.rawValue)): no shutdown layout (settings: shutdown.layout is null); the console shows")
+            // A daemon from the initramfs is spared by systemd-shutdown (its '@'): no stop would
+            // take a skeleton still shown off the screen.
+            if session.state == .showing || session.state == .pending {
+                _ = performHide(transition: .none, retain: false, now: clock.now)
+            }
             return Performed(reply: .ok(id: id, ["shutdown": false, "mode": .string(mode.rawValue)]))
         }
         InitramfsStart.markArgumentZero()

@@ -619,6 +619,11 @@ package enum SystemCalls {
         _ = try retryingOnInterrupt("unlink \(path)") { Glibc.unlink(path) }
     }
 
+    /// symlink(2): `path` made a symbolic link to `target` (an existing `path` is an error).
+    package static func symbolicLink(_ path: String, to target: String) throws(Errno) {
+        _ = try retryingOnInterrupt("symlink \(path)") { Glibc.symlink(target, path) }
+    }
+
     package static func removeDirectory(_ path: String) throws(Errno) {
         _ = try retryingOnInterrupt("rmdir \(path)") { rmdir(path) }
     }

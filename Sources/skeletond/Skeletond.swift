@@ -36,8 +36,8 @@ struct Skeletond: ParsableCommand {
         if calledAs("plymouth") { SystemCalls.exit(PlymouthClient.main(arguments: plainArguments())) }
         if firstArgumentIs("keymap"), let status = KeymapCommand.runPlain(plainArguments()) { SystemCalls.exit(status) }
         let arguments = UnsafeBufferPointer(start: CommandLine.unsafeArgv + 1, count: max(0, Int(CommandLine.argc) - 1))
-        // While the daemon started in the initramfs shows the skeleton, this one attaches to it
-        // (`InitramfsAttachment`) and must not touch the display first.
+        // While the daemon started in the initramfs shows the skeleton, this one must not touch
+        // the display: it checks that daemon first (`InitramfsDaemonCheck`).
         let attaching = SystemCalls.fileExists(BootDefaults.initramfsMarkerPath) && SystemCalls.environment("SKELETOND_INITRAMFS") != "1"
         let start = attaching ? StartFrames() : StartFrames.atBoot(arguments: arguments)
         if let flags = RunFlags(bootArguments: plainArguments()) {

@@ -241,6 +241,36 @@ import Testing
         #expect(replacement.logContains("listening on \(first.socketPath)"))
     }
 
+    /// A daemon from the initramfs marks itself beside its socket: `initramfs.pid`, and
+    /// `initramfs.alive`, a link to its /proc entry that skeletond.service's and
+    /// skeletond.socket's conditions read. `skeletond run` beside it refuses to start a second.
+    /// A clean stop removes both; a kill leaves a link that no longer resolves, and the next
+    /// `skeletond run` takes over.
+    @Test func aDaemonFromTheInitramfsIsMarkedAndNotStartedTwice() throws {
+        let files = FileManager.default
+        let first = try DaemonProcess(environment: ["SKELETOND_INITRAMFS": "1"])
+        let alive = first.directory.appendingPathComponent("initramfs.alive").path
+        let marker = first.directory.appendingPathComponent("initramfs.pid").path
+        #expect(try files.destinationOfSymbolicLink(atPath: alive) == "/proc/\(first.process.processIdentifier)")
+        #expect(files.fileExists(atPath: alive), "the link does not resolve while the daemon lives")
+        #expect(try String(contentsOfFile: marker, encoding: .utf8) == "\(first.process.processIdentifier)\n")
+        let second = try runTool(builtExecutable("skeletond"), ["run", "--config", first.directory.appendingPathComponent("skeletond.json").path,
+                                                                  "--socket", first.socketPath, "--backend", "memory", "--layout", "none"])
+        #expect(second.status == 1)
+        #expect(second.err.contains("the daemon started in the initramfs shows the skeleton on \(first.socketPath); not starting a second one"), "\(second.err)")
+        #expect(first.stop() == 0)
+        #expect((try? files.destinationOfSymbolicLink(atPath: alive)) == nil && !files.fileExists(atPath: marker), "marks left after a clean stop")
+
+        let killed = try DaemonProcess(environment: ["SKELETOND_INITRAMFS": "1"], sameDirectoryAs: first)
+        #expect(killed.stop(signal: SIGKILL) != 0)
+        #expect((try? files.destinationOfSymbolicLink(atPath: alive)) != nil && !files.fileExists(atPath: alive),
+                "after a kill the link must be left and no longer resolve")
+        let replacement = try DaemonProcess(sameDirectoryAs: killed)
+        #expect(replacement.logContains("the daemon started in the initramfs is gone"))
+        #expect(try replacement.connect().request(#"{"command": "ping"}"#)?["ok"] == true)
+        #expect((try? files.destinationOfSymbolicLink(atPath: alive)) == nil, "the stale link was not removed")
+    }
+
     @Test func socketMode() throws {
         let d = try DaemonProcess(settings: #"{"socket": {"mode": "0666"}}"#)
         var info = stat()

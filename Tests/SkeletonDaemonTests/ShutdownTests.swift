@@ -119,9 +119,12 @@ import Testing
         let d = try SteppedDaemon(layouts: Self.layouts, start: "up", settings: #"{"shutdown": {"layout": null}}"#)
         d.step(to: 101)
         let c = try d.connect()
+        #expect(d.daemon.session.state == .showing)
         let reply = d.request(c, #"{"command": "shutdown", "mode": "halt"}"#)
         #expect(reply?["ok"] == true && reply?["shutdown"] == false)
-        #expect(d.request(c, #"{"command": "hide", "transition": {"kind": "none"}}"#)?["ok"] == true)
+        d.step(to: 101.1)
+        #expect(d.daemon.session.state == .idle, "the skeleton is still shown")
+        #expect(d.request(c, #"{"command": "show"}"#)?["ok"] == true, "not going down: commands are not refused")
         d.daemon.handleSignal(SIGTERM)
         #expect(!d.daemon.running)
     }

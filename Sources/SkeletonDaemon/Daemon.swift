@@ -356,7 +356,7 @@ public final class Daemon {
         if server?.hasRunnableLines == true || plymouth?.hasQueuedRequests == true || psplash?.hasQueuedCommands == true { return now }
         // What the work off the loop delivered (or gave up) is applied at once.
         if work.hasFinished || sprites.hasArrivals || waitingCommandIsReady { return now }
-        var deadline = pacer.nextFrame
+        var deadline = pacer.nextMovingFrame
         // A frame held back by a pending flip is drawn when the flip event wakes the loop; an
         // output that was handed over or lost is not polled on a timer.
         let presentable = host.canPresent

@@ -1,5 +1,6 @@
-/// When frames are drawn: at most `maxFPS` a second, on a steady grid while something moves
-/// (a late frame does not shift the ones after it), with counts for `status`.
+/// When frames are drawn: at most `maxFPS` a second, on a grid while something moves, never
+/// sooner than the cap's slot after the last frame (a late frame puts its successor off by
+/// what it was late), with counts for `status`.
 struct FramePacer {
     var maxFPS: Int
     /// When the next frame of a moving picture is due; nil while nothing moves.
@@ -24,8 +25,22 @@ struct FramePacer {
     /// its due time.
     func mayDraw(at now: Double, moving: Bool) -> Bool {
         if followsDisplay, moving, let earliest = pacedEarliest { return now >= earliest }
-        let slot = lastDraw.map { $0 + interval - 0.0005 } ?? now
+        let slot = self.slot ?? now
         return now >= max(slot, (moving ? nextFrame : nil) ?? slot)
+    }
+
+    /// The earliest time the cap lets a frame follow the last one: an interval, less half a
+    /// millisecond of timer slack.
+    private var slot: Double? { lastDraw.map { $0 + interval - 0.0005 } }
+
+    /// When the next frame of a moving picture may be drawn (nil while nothing moves): its
+    /// time on the grid, or the slot when that is later. The loop sleeps until then; woken at
+    /// the grid's time before the slot, it would find nothing to draw and turn again at once,
+    /// over and over, for as long as the last frame was late.
+    var nextMovingFrame: Double? {
+        guard let nextFrame else { return nil }
+        guard !followsDisplay, let slot else { return nextFrame }
+        return max(nextFrame, slot)
     }
 
     /// While following the display: the earliest time the next moving frame may be drawn.

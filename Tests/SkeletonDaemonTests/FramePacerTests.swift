@@ -4,14 +4,47 @@ import Testing
 /// When frames are drawn: on the pacer's grid, or as soon as a display that paces frames itself
 /// (a Wayland compositor's frame callbacks) takes the next one.
 struct FramePacerTests {
-    @Test func movingFramesKeepTheirGrid() {
+    @Test func movingFramesKeepTheirGridUnderTheCap() throws {
         var pacer = FramePacer(maxFPS: 50)
         pacer.drew(at: 1.000, moving: true)
         #expect(!pacer.mayDraw(at: 1.015, moving: true))
         #expect(pacer.mayDraw(at: 1.020, moving: true))
-        // A late frame does not shift the grid: the next one is due at 1.040 still.
-        #expect(pacer.drew(at: 1.031, moving: true) == nil)
-        #expect(pacer.nextFrame == 1.040)
+        #expect(pacer.nextMovingFrame == 1.020)
+        // On time: the next frame is the grid's.
+        #expect(pacer.drew(at: 1.020, moving: true) == nil)
+        #expect(pacer.nextMovingFrame == 1.040)
+        // 11 ms late: the grid says 1.060, the cap 1.0705; the loop sleeps until the time a
+        // frame may be drawn, not before.
+        #expect(pacer.drew(at: 1.051, moving: true) == nil)
+        #expect(pacer.nextFrame == 1.060)
+        let next = try #require(pacer.nextMovingFrame)
+        #expect(abs(next - 1.0705) < 1e-9, "\(next)")
+        #expect(!pacer.mayDraw(at: 1.060, moving: true))
+        #expect(pacer.mayDraw(at: next, moving: true))
+    }
+
+    /// Woken late by a varying few milliseconds, as on a loaded CPU: one turn of the loop per
+    /// frame (it had turned without sleeping from the grid's time to the cap's slot, thousands
+    /// of times a second), and the frames still come at the cap's rate.
+    @Test func aLateWakeDoesNotTurnTheLoopOverAndOver() throws {
+        let layout = ContentCommandTests.splash.replacingOccurrences(of: #""value": 0,"#, with: #""value": "indeterminate","#)
+        let d = try SteppedDaemon(layouts: ["splash": layout], start: "splash", settings: #"{"display": {"maxFps": 30}}"#)
+        d.step(to: 101)
+        let before = d.daemon.pacer.framesDrawn
+        var turns = 0
+        for frame in 0..<30 {
+            let deadline = try #require(d.events.deadline, "the loop sleeps with no deadline")
+            d.clock.set(max(d.clock.now, deadline) + (frame % 2 == 0 ? 0.004 : 0))
+            var n = 0
+            while d.events.wakes(at: d.clock.now) && n < 100 {
+                d.daemon.turn()
+                n += 1
+            }
+            turns += n
+        }
+        let frames = d.daemon.pacer.framesDrawn - before
+        #expect(turns <= 30, "\(turns) turns of the loop for \(frames) frames")
+        #expect(frames == 30, "\(frames) frames for 30 wakes")
     }
 
     /// A compositor at 40 Hz under a cap of 60: every callback is followed at once, never sooner

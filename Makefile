@@ -78,6 +78,12 @@ install-files:
 	install -m 755 $(BINARIES)/skeletond $(DESTDIR)$(BINDIR)/
 	@# One executable: skeletond runs skeletonctl when called by that name.
 	ln -sf skeletond $(DESTDIR)$(BINDIR)/skeletonctl
+	@# The initramfs's build (the daemon's boot path and the scripts' requests), which the hook and
+	@# the dracut module copy as /usr/bin/skeletond; without it they copy skeletond itself.
+	if [ -x $(BINARIES)/skeletond-initramfs ]; then \
+		install -d $(DESTDIR)$(PREFIX)/libexec/skeletond; \
+		install -m 755 $(BINARIES)/skeletond-initramfs $(DESTDIR)$(PREFIX)/libexec/skeletond/; \
+	fi
 	for unit in skeletond.service skeletond.socket skeletond-hide.service skeletond-cache.path skeletond-cache.service \
 		skeletond-poweroff.service skeletond-reboot.service skeletond-halt.service skeletond-kexec.service; do \
 		sed 's|@BINDIR@|$(BINDIR)|g' systemd/$$unit > $(DESTDIR)$(UNITDIR)/$$unit; \

@@ -78,6 +78,7 @@ let package = Package(
                 "SkeletonBoot",
                 "SkeletonSystem",
                 "SkeletonCLI",
+                "SkeletonClient",
                 "SkeletonControl",
                 "SkeletonCapture",
                 "SkeletonWayland",
@@ -88,8 +89,16 @@ let package = Package(
         // `make bench`'s text figures: a separate executable, since the static skeletond cannot
         // link HarfBuzz (Debian ships no libharfbuzz.a).
         .executableTarget(name: "skeletond-textbench", dependencies: ["SkeletonText"]),
+        .target(name: "SkeletonClient", dependencies: ["SkeletonProtocol", "SkeletonLayout", "SkeletonSystem"]),
         .target(name: "SkeletonControl", dependencies: [
-            "SkeletonProtocol", "SkeletonCLI", "SkeletonSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "SkeletonClient", "SkeletonProtocol", "SkeletonCLI", "SkeletonSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        // The initramfs's executable: the daemon's boot path, `skeletonctl` for the initramfs
+        // scripts' few requests and `plymouth`, without the command line of the tools
+        // (ArgumentParser, and with it Foundation's essentials), the capture or Wayland: 5.7 MB less
+        // to unpack at every boot. The hook and the dracut module copy it as /usr/bin/skeletond.
+        .executableTarget(name: "skeletond-initramfs", dependencies: [
+            "SkeletonDaemon", "SkeletonSettings", "SkeletonBoot", "SkeletonClient", "SkeletonProtocol", "SkeletonSystem",
         ]),
         .executableTarget(name: "skeletonctl", dependencies: ["SkeletonControl"]),
         .testTarget(name: "SkeletonDaemonTests",

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds skeletond as a static executable for an initramfs (no shared library, not even
+# Builds skeletond and skeletond-initramfs as static executables (no shared library, not even
 # glibc's), stripped, into build/static/, with skeletonctl as a symlink to it (it runs
 # skeletonctl when called by that name). The unwind tables (.eh_frame) are dropped:
 # Swift code does not unwind, so only a crash backtrace would lose detail, and they are 1.9 MB.
@@ -19,11 +19,16 @@ scripts/build-wayland.sh
 scripts/build-input.sh
 out=build/static
 mkdir -p "$out"
-swift build -c release --scratch-path .build-static --product skeletond -Xswiftc -static-executable -Xlinker -s \
-    -Xlinker -L"$PWD/build/harfbuzz" -Xlinker -L"$PWD/build/wayland" -Xlinker -L"$PWD/build/input" \
-    2> >(grep -v -E "statically linked applications requires|mktemp' is dangerous|_ThreadLocal.swift.o" >&2)
-objcopy --remove-section .eh_frame --remove-section .eh_frame_hdr .build-static/release/skeletond "$out/skeletond"
-echo "$out/skeletond: $(stat -c %s "$out/skeletond") bytes"
+# skeletond-initramfs is the initramfs's: the daemon's boot path and the scripts' requests, without
+# the tools' command line (ArgumentParser and Foundation's essentials); it shares the modules
+# compiled for skeletond, so only its link is extra.
+for product in skeletond skeletond-initramfs; do
+    swift build -c release --scratch-path .build-static --product "$product" -Xswiftc -static-executable -Xlinker -s \
+        -Xlinker -L"$PWD/build/harfbuzz" -Xlinker -L"$PWD/build/wayland" -Xlinker -L"$PWD/build/input" \
+        2> >(grep -v -E "statically linked applications requires|mktemp' is dangerous|_ThreadLocal.swift.o" >&2)
+    objcopy --remove-section .eh_frame --remove-section .eh_frame_hdr ".build-static/release/$product" "$out/$product"
+    echo "$out/$product: $(stat -c %s "$out/$product") bytes"
+done
 # skeletonctl is the same executable under its own name: a second static build would carry the
 # Swift runtime and Foundation's essentials (most of its 13.8 MB) twice in the initramfs.
 rm -f "$out/skeletonctl"

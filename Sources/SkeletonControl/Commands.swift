@@ -1,4 +1,5 @@
 import ArgumentParser
+import SkeletonClient
 import SkeletonCLI
 import SkeletonLayout
 import SkeletonProtocol

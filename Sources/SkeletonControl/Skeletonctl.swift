@@ -1,4 +1,5 @@
 import ArgumentParser
+import SkeletonClient
 import SkeletonLayout
 import SkeletonProtocol
 import SkeletonSystem
@@ -39,45 +40,16 @@ struct ConnectionOptions: ParsableArguments {
     @Option(help: "Seconds to wait for the reply before giving up with exit status 2.")
     var timeout: Double = 10
 
-    var path: String {
-        if let socket { return socket }
-        if let env = SystemCalls.environment("SKELETOND_SOCKET") { return env }
-        return "/run/skeletond/control.sock"
-    }
+    var path: String { socket ?? ControlCall.defaultSocketPath }
 
     /// Sends the request, prints the error of an error reply, and exits 0, 1 or 2.
     func call(_ command: Command, output: (Reply) throws -> Void = { _ in }) throws {
-        let client: ControlClient
-        switch ControlClient.connect(path: path) {
-        case .success(let c): client = c
-        case .failure(let f):
-            printError(f.message)
-            throw ExitCode(2)
-        }
-        defer { client.close() }
-        switch client.send(Request(command: command), timeout: timeout) {
-        case .failure(let f):
-            printError(f.message)
-            throw ExitCode(2)
-        case .success(let reply):
-            if reply.isOK {
-                try output(reply)
-                return
-            }
-            let e = reply.error
-            printError("skeletonctl: \(e?.message ?? reply.json.jsonText)" + (e.map { " [\($0.code.rawValue)]" } ?? ""))
-            throw ExitCode(1)
-        }
+        let (status, reply) = ControlCall.perform(command, path: path, timeout: timeout)
+        guard status == 0, let reply else { throw ExitCode(status) }
+        try output(reply)
     }
 }
 
 func printError(_ line: String) {
     FileDescriptor.standardError.writeAll(Array((line + "\n").utf8))
-}
-
-func printReplyFields(_ reply: Reply) {
-    guard case .object(var members) = reply.json else { return }
-    members["ok"] = nil
-    members["id"] = nil
-    if !members.isEmpty { print(JSONValue.object(members).jsonText) }
 }

@@ -34,7 +34,7 @@ final class DaemonProcess: @unchecked Sendable {
 
     init(layouts: [String: String] = ["default": TestLayouts.simpleText], startLayout: String? = "default",
          settings: String? = nil, frameCache: String? = nil, extraArguments: [String] = [], environment: [String: String] = [:],
-         waitForReady: Bool = true, sameDirectoryAs previous: DaemonProcess? = nil) throws {
+         waitForReady: Bool = true, sameDirectoryAs previous: DaemonProcess? = nil, executable: String = "skeletond") throws {
         directory = previous?.directory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("skeletond-test-\(UUID().uuidString.prefix(8))")
         ownsDirectory = previous == nil
@@ -51,7 +51,7 @@ final class DaemonProcess: @unchecked Sendable {
         let notifyPath = directory.appendingPathComponent("notify.sock").path
         try? FileManager.default.removeItem(atPath: notifyPath)
         notifyFD = sk_unix_datagram_bind(notifyPath)
-        process.executableURL = URL(fileURLWithPath: builtExecutable("skeletond"))
+        process.executableURL = URL(fileURLWithPath: builtExecutable(executable))
         var arguments = ["run", "--config", settingsFile.path, "--socket", socketPath, "--layouts", layoutsDirectory.path,
                          "--backend", "memory", "--size", "200x100", "--log-level", "debug"]
         arguments += ["--layout", startLayout ?? "none", "--frame-cache", frameCache ?? "none"]

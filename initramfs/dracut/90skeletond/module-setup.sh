@@ -40,8 +40,13 @@ installkernel() {
 
 install() {
     # At the paths they have in the real root: at the switch, the daemon checks that the real
-    # root has its executable.
-    inst_binary /usr/bin/skeletond
+    # root has its executable. The executable is the package's initramfs build (the daemon and
+    # the requests the hooks make, without the tools' command line).
+    if [ -x "$dracutsysrootdir/usr/libexec/skeletond/skeletond-initramfs" ]; then
+        inst_binary /usr/libexec/skeletond/skeletond-initramfs /usr/bin/skeletond
+    else
+        inst_binary /usr/bin/skeletond
+    fi
     # skeletonctl is skeletond by another name (the pre-pivot hook calls it).
     ln_r /usr/bin/skeletond /usr/bin/skeletonctl
     local file

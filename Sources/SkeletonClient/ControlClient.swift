@@ -3,12 +3,12 @@ import SkeletonProtocol
 import SkeletonSystem
 
 /// A blocking connection to the daemon's control socket: one request line out, one reply in.
-struct ControlClient {
-    let fd: FileDescriptor
-    let path: String
+package struct ControlClient {
+    package let fd: FileDescriptor
+    package let path: String
 
     /// Connects; the error text names the socket path.
-    static func connect(path: String) -> Result<ControlClient, ClientFailure> {
+    package static func connect(path: String) -> Result<ControlClient, ClientFailure> {
         do {
             return .success(ControlClient(fd: try SystemCalls.unixConnect(path), path: path))
         } catch {
@@ -18,7 +18,7 @@ struct ControlClient {
 
     /// Sends one request and reads its reply, waiting at most `timeout` seconds for it: a
     /// script at boot must never hang on a daemon that stopped answering.
-    func send(_ request: Request, timeout: Double) -> Result<Reply, ClientFailure> {
+    package func send(_ request: Request, timeout: Double) -> Result<Reply, ClientFailure> {
         let deadline = SystemCalls.monotonicSeconds() + timeout
         let bytes = RequestEncoder.line(request)
         var offset = 0
@@ -50,7 +50,7 @@ struct ControlClient {
         }
     }
 
-    func close() { fd.close() }
+    package func close() { fd.close() }
 
     /// poll(2) until readable (or hung up) or the deadline passes.
     private func waitReadable(until deadline: Double) -> Bool {
@@ -64,7 +64,7 @@ struct ControlClient {
     }
 }
 
-struct ClientFailure: Error {
-    var message: String
-    init(_ message: String) { self.message = message }
+package struct ClientFailure: Error {
+    package var message: String
+    package init(_ message: String) { self.message = message }
 }

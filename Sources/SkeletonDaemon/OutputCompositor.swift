@@ -11,6 +11,10 @@ public final class OutputCompositor {
     public let beneath: PixelBuffer
     private var renderers: [SkeletonLook: FrameRenderer] = [:]
     private var latest: FrameRenderer?
+    /// The last look asked for and its renderer. Asked for again at every frame, it is compared
+    /// first (its arrays by identity before their elements): the dictionary would hash the whole
+    /// layout tree each time.
+    private var lastAsked: (look: SkeletonLook, renderer: FrameRenderer)?
     private var current: PixelBuffer?
     private var previous: PixelBuffer?
     /// The renderer whose last frame the shadow holds, so that the next steady frame can be partial.
@@ -69,11 +73,16 @@ public final class OutputCompositor {
     public var isArriving: Bool { arrival != nil }
 
     public func renderer(for look: SkeletonLook) -> FrameRenderer {
-        if let r = renderers[look] { return r }
+        if let lastAsked, lastAsked.look == look { return lastAsked.renderer }
+        if let r = renderers[look] {
+            lastAsked = (look, r)
+            return r
+        }
         let r = FrameRenderer(layout: look.layout, outputSize: output.size, overrides: look.overrides, content: look.content,
                               reusing: latest, sprites: sprites)
         renderers[look] = r
         latest = r
+        lastAsked = (look, r)
         return r
     }
 
@@ -82,6 +91,7 @@ public final class OutputCompositor {
     public func dropRenderersAwaitingSprites() {
         if overlay?.awaitsSprites == true { shownPrompt = nil }
         for (look, r) in renderers where r.awaitsSprites { renderers[look] = nil }
+        if lastAsked?.renderer.awaitsSprites == true { lastAsked = nil }
         if latest?.awaitsSprites == true { latest = nil }
     }
 
@@ -201,5 +211,6 @@ public final class OutputCompositor {
     private func dropUnused(keeping looks: [SkeletonLook]) {
         guard renderers.count > looks.count else { return }
         for key in renderers.keys where !looks.contains(key) { renderers[key] = nil }
+        if let lastAsked, !looks.contains(lastAsked.look) { self.lastAsked = nil }
     }
 }

@@ -25,7 +25,7 @@ extension Daemon {
             logger.error("the daemon started in the initramfs shows the skeleton on \(settings.socketPath); not starting a second one (`skeletonctl quit` ends that one)")
             return 1
         } else if SystemCalls.fileExists(InitramfsStart.markerPath(socketPath: settings.socketPath)) {
-            // Killed without its cleanup (SIGKILL): its marker would keep skeletond.socket down.
+            // Killed without its cleanup (SIGKILL): its marker and its link (which resolves no more) are left.
             logger.warning("the daemon started in the initramfs is gone (\(InitramfsStart.markerPath(socketPath: settings.socketPath)) is stale); this service runs its own")
             InitramfsStart.removeMarker(socketPath: settings.socketPath)
         }

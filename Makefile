@@ -79,8 +79,10 @@ install-files:
 	@# One executable: skeletond runs skeletonctl when called by that name.
 	ln -sf skeletond $(DESTDIR)$(BINDIR)/skeletonctl
 	@# The initramfs's build (the daemon's boot path and the scripts' requests), which the hook and
-	@# the dracut module copy as /usr/bin/skeletond; without it they copy skeletond itself.
-	if [ -x $(BINARIES)/skeletond-initramfs ]; then \
+	@# the dracut module copy as /usr/bin/skeletond; without it they copy skeletond itself. Only
+	@# when scripts/build-static.sh made the pair: it gives both one build id, which keys the frame
+	@# cache and boot plans that skeletond prepares for the initramfs.
+	if [ -x $(BINARIES)/skeletond-initramfs ] && [ "$$(readelf -n $(BINARIES)/skeletond | grep 'Build ID')" = "$$(readelf -n $(BINARIES)/skeletond-initramfs | grep 'Build ID')" ]; then \
 		install -d $(DESTDIR)$(PREFIX)/libexec/skeletond; \
 		install -m 755 $(BINARIES)/skeletond-initramfs $(DESTDIR)$(PREFIX)/libexec/skeletond/; \
 	fi

@@ -38,10 +38,12 @@ let package = Package(
         .target(name: "SkeletonDisplay", dependencies: ["SkeletonRender", "SkeletonSystem", "SkeletonPicture", "SkeletonProtocol", "CLibDRM", "CSkeletonDRM"]),
         // The Wayland output (`--backend wayland`): libwayland-client, and the protocols' code that
         // wayland-scanner generates at build time. The static build links Debian's libwayland-client
-        // source compiled by scripts/build-wayland.sh, with libffi.a after it.
+        // source compiled by scripts/build-wayland.sh, with libffi.a after it. skeleton_wayland.c.in
+        // is compiled as the plugin's copy of it, made once the protocols' headers it includes
+        // are: a source of the target's own would be compiled as early as the headers are made.
         .systemLibrary(name: "CWaylandClient", pkgConfig: "wayland-client", providers: [.apt(["libwayland-dev"])]),
         .plugin(name: "WaylandScanner", capability: .buildTool()),
-        .target(name: "CSkeletonWayland", dependencies: ["CWaylandClient"],
+        .target(name: "CSkeletonWayland", dependencies: ["CWaylandClient"], exclude: ["skeleton_wayland.c.in"],
                 linkerSettings: staticBuild ? [.linkedLibrary("ffi")] : [], plugins: ["WaylandScanner"]),
         .target(name: "SkeletonWayland", dependencies: [
             "CSkeletonWayland", "CWaylandClient", "SkeletonDisplay", "SkeletonDaemon", "SkeletonSettings", "SkeletonRender",

@@ -21,14 +21,22 @@ out=build/static
 mkdir -p "$out"
 # skeletond-initramfs is the initramfs's: the daemon's boot path and the scripts' requests, without
 # the tools' command line (ArgumentParser and Foundation's essentials); it shares the modules
-# compiled for skeletond, so only its link is extra.
+# compiled for skeletond, so only its link is extra. It gets skeletond's build id: the frame
+# cache and the boot plans are keyed on it, and those that skeletond prepares (`skeletond cache`)
+# are for the initramfs's executable to find. One build, one renderer, one key.
+build_id=""
 for product in skeletond skeletond-initramfs; do
+    id_flags=()
+    [ -n "$build_id" ] && id_flags=(-Xlinker "--build-id=0x$build_id")
     swift build -c release --scratch-path .build-static --product "$product" -Xswiftc -static-executable -Xlinker -s \
-        -Xlinker -L"$PWD/build/harfbuzz" -Xlinker -L"$PWD/build/wayland" -Xlinker -L"$PWD/build/input" \
+        -Xlinker -L"$PWD/build/harfbuzz" -Xlinker -L"$PWD/build/wayland" -Xlinker -L"$PWD/build/input" "${id_flags[@]}" \
         2> >(grep -v -E "statically linked applications requires|mktemp' is dangerous|_ThreadLocal.swift.o" >&2)
     objcopy --remove-section .eh_frame --remove-section .eh_frame_hdr ".build-static/release/$product" "$out/$product"
     echo "$out/$product: $(stat -c %s "$out/$product") bytes"
+    [ -n "$build_id" ] || build_id=$(readelf -n "$out/$product" | sed -n 's/^ *Build ID: *//p')
 done
+[ "$(readelf -n "$out/skeletond-initramfs" | sed -n 's/^ *Build ID: *//p')" = "$build_id" ] \
+    || { echo "build-static.sh: skeletond-initramfs did not get skeletond's build id $build_id" >&2; exit 1; }
 # skeletonctl is the same executable under its own name: a second static build would carry the
 # Swift runtime and Foundation's essentials (most of its 13.8 MB) twice in the initramfs.
 rm -f "$out/skeletonctl"

@@ -4,7 +4,10 @@ import PackagePlugin
 /// Generates the client code of the Wayland protocols the output speaks beyond the core one,
 /// from the XML of Debian's wayland-protocols, with libwayland's own wayland-scanner: for each,
 /// `include/NAME-client-protocol.h` (the requests and listeners) and `NAME-protocol.c` (the
-/// interface tables), compiled into the target.
+/// interface tables), compiled into the target. The target's own C code, which includes those
+/// headers, is `skeleton_wayland.c.in`, compiled as a copy made after them: the build orders a
+/// compile after the commands whose outputs are its inputs, and a source file of the target has
+/// none, so it could be compiled while the headers were still being made.
 @main
 struct WaylandScanner: BuildToolPlugin {
     /// Paths below wayland-protocols' data directory.
@@ -21,15 +24,22 @@ struct WaylandScanner: BuildToolPlugin {
         // One command makes both files: the header is consumed by no build step of its own,
         // so a command that made only the header would never run.
         let script = #"mkdir -p "$(dirname "$4")" && "$1" client-header "$2" "$4" && "$1" private-code "$2" "$3""#
-        return Self.protocols.map { relative in
+        var headers: [URL] = []
+        var commands: [Command] = Self.protocols.map { relative in
             let xml = protocolsDirectory.appending(path: relative)
             let name = xml.deletingPathExtension().lastPathComponent
             let code = out.appending(path: "\(name)-protocol.c")
             let header = out.appending(path: "include/\(name)-client-protocol.h")
+            headers.append(header)
             return .buildCommand(displayName: "wayland-scanner \(name)", executable: URL(fileURLWithPath: "/bin/sh"),
                                  arguments: ["-c", script, "sh", scanner.path, xml.path, code.path, header.path],
                                  inputFiles: [xml, scanner], outputFiles: [code, header])
         }
+        let template = target.directoryURL.appending(path: "skeleton_wayland.c.in")
+        let copy = out.appending(path: "skeleton_wayland.c")
+        commands.append(.buildCommand(displayName: "skeleton_wayland.c after the protocols' headers", executable: URL(fileURLWithPath: "/bin/cp"),
+                                      arguments: [template.path, copy.path], inputFiles: [template] + headers, outputFiles: [copy]))
+        return commands
     }
 
     /// wayland-scanner from PATH (Debian's libwayland-dev).

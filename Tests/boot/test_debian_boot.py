@@ -775,6 +775,12 @@ def check_case(c: Checker, case: str, result: dict, expected: png.Image, work: P
     # A start that adopted the boot record's or plan's frame draws the parsed start layout once
     # more (the same pixels, in the initramfs): two presents, and none in the real root.
     adopted = re.search(r"first frame on drm \([^)]*from the boot (plan|record)\)", marker(result, "INITRAMFS_LOG") or "") is not None
+    if case == "next-boot":
+        # skeletond-cache.service prepared it with the package's skeletond; the initramfs's
+        # executable finds it only under the same build id.
+        c.check(f"{label}: the initramfs's first frame came from the boot plan skeletond-cache.service prepared",
+                re.search(r"first frame on drm \([^)]*from the boot plan\)", marker(result, "INITRAMFS_LOG") or "") is not None,
+                (marker(result, "INITRAMFS_LOG") or "")[-600:])
     presents = 2 if adopted else 1
     c.check(f"{label}: in the real root the frame was not drawn again ({presents} frames presented, "
             f"{'the adopted one and the start layout drawn once' if adopted else 'the first'})",

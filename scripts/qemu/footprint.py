@@ -2,9 +2,10 @@
 """Instructions QEMU translates before the first frame: the C reference (a mode set and one
 fill) and skeletond, both cold in one boot under bochs 1024x768. skeletond starts from its boot
 record (every boot after the first), from the boot plan of an image builder's `skeletond cache`,
-from a frame cache entry only, or with no cache at all.
+from a frame cache entry only, or with no cache at all. The executable is the initramfs's
+(`skeletond-initramfs`, what starts at boot with the package's hook) unless `--product skeletond`.
 
-    python3 scripts/qemu/footprint.py [--case boot-record|boot-plan|frame-cache|no-cache] [--top N]
+    python3 scripts/qemu/footprint.py [--case boot-record|boot-plan|frame-cache|no-cache] [--product skeletond] [--top N]
 
 Under emulation, and on a slow boot CPU, a start costs the code it runs for the first time;
 this count (QEMU's `-d in_asm` logs each block of guest code when it is first translated) is
@@ -50,15 +51,22 @@ FIRST_FRAME_LOGGED = "logFirstFrame"
 CASES = {"boot-record": "from the boot record)", "boot-plan": "from the boot plan)", "frame-cache": "from the frame cache)", "no-cache": "first frame on drm ("}
 
 
-def build() -> Path:
-    # Linked as scripts/build-static.sh links it (which builds the libraries under build/).
+def build(product: str, build_id: str | None = None) -> Path:
+    # Linked as scripts/build-static.sh links it (which builds the libraries under build/), the
+    # initramfs's executable with skeletond's build id, which keys the frame cache.
     libraries = [a for d in ("harfbuzz", "wayland", "input") for a in ("-Xlinker", f"-L{REPO / 'build' / d}")]
-    r = subprocess.run(["swift", "build", "-c", "release", "--product", "skeletond", "--scratch-path", str(PROFILE_BUILD),
-                        "-Xswiftc", "-static-executable", "-Xlinker", f"-Ttext-segment={TEXT:#x}", *libraries],
+    same_id = ["-Xlinker", f"--build-id=0x{build_id}"] if build_id else []
+    r = subprocess.run(["swift", "build", "-c", "release", "--product", product, "--scratch-path", str(PROFILE_BUILD),
+                        "-Xswiftc", "-static-executable", "-Xlinker", f"-Ttext-segment={TEXT:#x}", *libraries, *same_id],
                        cwd=REPO, capture_output=True, text=True, env=os.environ | {"SKELETOND_STATIC": "1"})
     if r.returncode != 0:
         raise SystemExit(f"swift build failed:\n{r.stdout[-4000:]}{r.stderr[-4000:]}")
-    return PROFILE_BUILD / "release" / "skeletond"
+    return PROFILE_BUILD / "release" / product
+
+
+def build_id(binary: Path) -> str:
+    notes = subprocess.run(["readelf", "-n", str(binary)], check=True, capture_output=True, text=True).stdout
+    return re.search(r"Build ID:\s*([0-9a-f]+)", notes).group(1)
 
 
 def symbols(binary: Path) -> dict[str, int]:
@@ -123,8 +131,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--case", choices=list(CASES), default="boot-record")
     parser.add_argument("--top", type=int, default=0)
+    parser.add_argument("--product", choices=["skeletond-initramfs", "skeletond"], default="skeletond-initramfs",
+                        help="the executable that starts: the initramfs's (what boots with the package's hook) or the package's")
     options = parser.parse_args()
-    binary = build()
+    # `cache` (the boot plan's frame) is the package's command.
+    tools = build("skeletond")
+    binary = tools if options.product == "skeletond" else build(options.product, build_id(tools))
     c_binary = build_c_program()
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "solid.json").write_text(json.dumps(SOLID))
@@ -139,7 +151,7 @@ def main() -> int:
     entries = re.findall(r"frame cache: wrote /var/cache/skeletond/(\S+\.frame)", first["serial_log"])
     # The entry the record names, rendered on the host by the same executable.
     (OUT / "settings.json").write_text("{}")
-    subprocess.run([str(binary), "cache", "--config", str(OUT / "settings.json"), "--layouts", str(OUT), "--layout", "solid",
+    subprocess.run([str(tools), "cache", "--config", str(OUT / "settings.json"), "--layouts", str(OUT), "--layout", "solid",
                     "--size", "1024x768", "--frame-cache", str(OUT / "cache"), "--", *run_arguments("info")],
                    check=True, capture_output=True)
     if options.case != "no-cache":

@@ -15,7 +15,7 @@ public enum DaemonLaunch {
         // the display: it checks that daemon first (`InitramfsDaemonCheck`).
         let besideInitramfsDaemon = SystemCalls.fileExists(BootDefaults.initramfsMarkerPath) && !InitramfsStart.requested
         let start = besideInitramfsDaemon ? StartFrames() : StartFrames.atBoot(arguments: ProcessArguments.cArguments)
-        if let flags = RunFlags(bootArguments: ProcessArguments.plainArguments()) {
+        if let flags = RunFlags(bootArguments: ProcessArguments.argumentStrings()) {
             let status = Daemon.main(flags: flags, provider: provider(start), start: start)
             // A start that failed before it opened the display puts the console back.
             start.releaseBootDisplay()

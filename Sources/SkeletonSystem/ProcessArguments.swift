@@ -5,7 +5,7 @@ package enum ProcessArguments {
     /// array through the standard library's unspecialised code, several thousand instructions
     /// run for the first time at each start (`scripts/qemu/footprint.py` ends the boot path here).
     @inline(never)
-    package static func plainArguments() -> [String] {
+    package static func argumentStrings() -> [String] {
         var arguments: [String] = []
         for i in 1..<max(1, Int(CommandLine.argc)) {
             if let argument = CommandLine.unsafeArgv[i] { arguments.append(String(cString: argument)) }

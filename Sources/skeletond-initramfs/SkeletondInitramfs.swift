@@ -10,13 +10,13 @@ import SkeletonSystem
 enum SkeletondInitramfs {
     static func main() {
         if ProcessArguments.calledAs("skeletonctl") {
-            SystemCalls.exit(InitramfsControl.main(arguments: ProcessArguments.plainArguments()))
+            SystemCalls.exit(InitramfsControl.main(arguments: ProcessArguments.argumentStrings()))
         }
         if ProcessArguments.calledAs("plymouth") {
-            SystemCalls.exit(PlymouthClient.main(arguments: ProcessArguments.plainArguments()))
+            SystemCalls.exit(PlymouthClient.main(arguments: ProcessArguments.argumentStrings()))
         }
         DaemonLaunch.runIfPlain { DRMDisplayProvider(start: $0) }
-        let given = ProcessArguments.plainArguments().joined(separator: " ")
+        let given = ProcessArguments.argumentStrings().joined(separator: " ")
         FileDescriptor.standardError.writeAll(Array(("skeletond (the initramfs's build): cannot run \"\(given)\": it runs only `run` "
             + "with the flags of `skeletond run --help`, each as --name VALUE; the package's /usr/bin/skeletond has every command\n").utf8))
         SystemCalls.exit(64)

@@ -33,8 +33,8 @@ struct Skeletond: ParsableCommand {
             return
         }
         // `plymouth` in an initramfs without Plymouth (the hook's link): its client's requests.
-        if ProcessArguments.calledAs("plymouth") { SystemCalls.exit(PlymouthClient.main(arguments: ProcessArguments.plainArguments())) }
-        if ProcessArguments.firstArgumentIs("keymap"), let status = KeymapCommand.runPlain(ProcessArguments.plainArguments()) {
+        if ProcessArguments.calledAs("plymouth") { SystemCalls.exit(PlymouthClient.main(arguments: ProcessArguments.argumentStrings())) }
+        if ProcessArguments.firstArgumentIs("keymap"), let status = KeymapCommand.runPlain(ProcessArguments.argumentStrings()) {
             SystemCalls.exit(status)
         }
         DaemonLaunch.runIfPlain { makeDisplayProvider(start: $0) }

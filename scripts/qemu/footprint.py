@@ -15,7 +15,7 @@ blocks can be told from theirs. Two boots: the first writes the boot record (pri
 host), the second starts from it (or from the plan, the frame cache entry alone, or nothing)
 with `-d in_asm`. Counted from each program's entry point to its first frame: for the C program
 its drmModeDirtyFB call, for skeletond from the boot record or plan the first thing after the
-boot path (`Skeletond.plainArguments`), otherwise `Daemon.logFirstFrame`. User and kernel blocks are
+boot path (`ProcessArguments.argumentStrings`), otherwise `Daemon.logFirstFrame`. User and kernel blocks are
 counted alike. `--top N` lists the N functions with the most instructions translated in that span.
 
 Needs scripts/qemu/fetch-deps.sh. Work files go to build/e2e/footprint/.
@@ -44,8 +44,8 @@ OUT = REPO / "build" / "e2e" / "footprint"
 PROFILE_BUILD = REPO / ".build-prof"
 TEXT = 0x2000_0000
 KERNEL = 0xFFFF_8000_0000_0000
-# The first Swift code after the boot path: `Skeletond.plainArguments()`, the `run` arguments as strings.
-AFTER_BOOT_PATH = "plainArguments"
+# The first Swift code after the boot path: `ProcessArguments.argumentStrings()`, the `run` arguments as strings.
+AFTER_BOOT_PATH = "argumentStrings"
 # Called once the first frame is on screen, on the paths that do not start from the boot record.
 FIRST_FRAME_LOGGED = "logFirstFrame"
 CASES = {"boot-record": "from the boot record)", "boot-plan": "from the boot plan)", "frame-cache": "from the frame cache)", "no-cache": "first frame on drm ("}

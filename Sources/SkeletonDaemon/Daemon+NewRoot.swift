@@ -42,7 +42,7 @@ extension Daemon {
             running = false
             return .handedBack(reason)
         }
-        logger.notice("new-root: moved into the real root at \(root); skeletond.service there stands in for this daemon")
+        logger.notice("new-root: moved into the real root at \(root); skeletond.service and .socket there are skipped while this daemon lives")
         return .moved
     }
 

@@ -285,7 +285,8 @@ def cpu_figures(result: dict) -> dict:
     peaks = [int(kb) for kb in (boot_test.marker(result, "HWM_KB") or "").split()]
     processes = [line[len("@@PROC "):] for _, line in result["markers"] if line.startswith("@@PROC ")]
     return {"cpu_per_second": ticks / hz / span if fields.get("pids") else None, "peak_rss_kb": sum(peaks) if peaks else None,
-            "peak_rss_kb_each": peaks, "ticks_each": boot_test.marker(result, "TICKS_EACH"), "processes": processes}
+            "peak_rss_kb_each": peaks, "ticks_each": boot_test.marker(result, "TICKS_EACH"), "processes": processes,
+            "milestones": [line[len("@@MILESTONE "):] for _, line in result["markers"] if line.startswith("@@MILESTONE ")]}
 
 
 def median(values: list) -> float | None:

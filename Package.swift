@@ -70,7 +70,7 @@ let package = Package(
         .target(name: "SkeletonSettings", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonProtocol", "SkeletonSystem", "SkeletonBoot"]),
         .target(name: "SkeletonDaemon",
                 dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "SkeletonProtocol", "SkeletonSystem", "SkeletonBoot",
-                               "SkeletonContent", "SkeletonSettings", "SkeletonPrompt", "SkeletonInput"]),
+                               "SkeletonContent", "SkeletonSettings", "SkeletonPrompt", "SkeletonInput", "SkeletonClient"]),
         .executableTarget(
             name: "skeletond",
             dependencies: [

@@ -1,5 +1,5 @@
-import SkeletonLayout
-import SkeletonSystem
+import SkeletonClient
+import SkeletonProtocol
 
 /// Whether the daemon started from the initramfs still serves the control socket: `skeletond
 /// run` in the real root must then not start a second daemon, which would fight it over DRM
@@ -8,19 +8,9 @@ import SkeletonSystem
 enum InitramfsDaemonCheck {
     /// True when a daemon on `socketPath` answers `status` with `"initramfs": true` within 5 s.
     static func answers(socketPath: String) -> Bool {
-        guard let fd = try? SystemCalls.unixConnect(socketPath) else { return false }
-        defer { fd.close() }
-        fd.writeAll(Array("{\"id\": \"initramfs-check\", \"command\": \"status\"}\n".utf8))
-        var line: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let deadline = SystemCalls.monotonicSeconds() + 5
-        while !line.contains(0x0A) {
-            let left = Int32(max(0, (deadline - SystemCalls.monotonicSeconds()) * 1000))
-            guard left > 0, !SystemCalls.pollReady([Watch(descriptor: fd, events: .readable)], timeoutMilliseconds: left).isEmpty,
-                  let n = try? buffer.withUnsafeMutableBytes({ try fd.read(into: $0) }), n > 0 else { return false }
-            line += buffer[0..<n]
-        }
-        guard let reply = try? JSONValue.parse(Array(line.prefix { $0 != 0x0A })) else { return false }
-        return reply["initramfs"] == true
+        guard case .success(let client) = ControlClient.connect(path: socketPath) else { return false }
+        defer { client.close() }
+        guard case .success(let reply) = client.send(Request(command: .status), timeout: 5) else { return false }
+        return reply.json["initramfs"] == true
     }
 }

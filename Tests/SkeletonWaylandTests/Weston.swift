@@ -28,13 +28,33 @@ final class Weston: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
+        // The socket's file comes with bind(), before listen(): a client in between is refused
+        // ("no compositor answers"), so wait until a connection is taken.
         let socket = runtimeDirectory.appendingPathComponent(socketName).path
         let deadline = Date().addingTimeInterval(20)
-        while !FileManager.default.fileExists(atPath: socket) {
+        while !Self.accepts(socket) {
             guard process.isRunning, Date() < deadline else {
-                throw WestonError("weston did not make its socket within 20 s: \(log)")
+                throw WestonError("weston did not listen on its socket within 20 s: \(log)")
             }
             usleep(10_000)
+        }
+    }
+
+    /// Whether a connection to the Unix socket at `path` is taken (it is closed at once).
+    private static func accepts(_ path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
         }
     }
 

@@ -6,6 +6,11 @@ import PackageDescription
 /// scripts/build-static.sh sets SKELETOND_STATIC: see SkeletonText below.
 let staticBuild = Context.environment["SKELETOND_STATIC"] != nil
 
+/// The modules of the initramfs's executable use no Swift concurrency. Without the implicit
+/// `_Concurrency` import their static link leaves out the concurrency runtime and libdispatch,
+/// whose initialisers would run before `main` at every boot.
+let withoutConcurrency: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-implicit-concurrency-module-import"])]
+
 let package = Package(
     name: "skeletond",
     platforms: [.macOS(.v14)],
@@ -22,20 +27,21 @@ let package = Package(
         // skeleton_png.c calls zlib's crc32 itself too (zlib.h from zlib1g-dev, beside png.h).
         .target(name: "CSkeletonPNG", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("z"), .linkedLibrary("m")]),
         .target(name: "CSkeletonSystem", cSettings: staticBuild ? [.define("SKELETOND_STATIC")] : []),
-        .target(name: "SkeletonSystem", dependencies: ["CSkeletonSystem"]),
-        .target(name: "SkeletonLayout", dependencies: ["SkeletonSystem"]),
-        .target(name: "SkeletonRender", dependencies: ["SkeletonLayout"]),
-        .target(name: "SkeletonPicture", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonSystem", "CSkeletonPNG"]),
+        .target(name: "SkeletonSystem", dependencies: ["CSkeletonSystem"], swiftSettings: withoutConcurrency),
+        .target(name: "SkeletonLayout", dependencies: ["SkeletonSystem"], swiftSettings: withoutConcurrency),
+        .target(name: "SkeletonRender", dependencies: ["SkeletonLayout"], swiftSettings: withoutConcurrency),
+        .target(name: "SkeletonPicture", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonSystem", "CSkeletonPNG"], swiftSettings: withoutConcurrency),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
         // Linked statically, libfreetype.a needs what FreeType's pkg-config lists as private, after it.
         .target(name: "SkeletonText",
                 dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonSystem", "CFreeType", "CHarfBuzz", "CFriBidi"],
+                swiftSettings: withoutConcurrency,
                 linkerSettings: staticBuild ? ["png16", "z", "brotlidec", "brotlicommon", "m"].map { .linkedLibrary($0) } : []),
         .systemLibrary(name: "CLibDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .target(name: "CSkeletonDRM", dependencies: ["CLibDRM"]),
-        .target(name: "SkeletonDisplay", dependencies: ["SkeletonRender", "SkeletonSystem", "SkeletonPicture", "SkeletonProtocol", "CLibDRM", "CSkeletonDRM"]),
+        .target(name: "SkeletonDisplay", dependencies: ["SkeletonRender", "SkeletonSystem", "SkeletonPicture", "SkeletonProtocol", "CLibDRM", "CSkeletonDRM"], swiftSettings: withoutConcurrency),
         // The Wayland output (`--backend wayland`): libwayland-client, and the protocols' code that
         // wayland-scanner generates at build time. The static build links Debian's libwayland-client
         // source compiled by scripts/build-wayland.sh, with libffi.a after it. skeleton_wayland.c.in
@@ -52,25 +58,26 @@ let package = Package(
         // Prompts at boot: systemd's password agent protocol and Plymouth's questions answered
         // from the keyboard, read through libinput with xkbcommon's keymaps. The static build
         // links them compiled from Debian's source by scripts/build-input.sh.
-        .target(name: "SkeletonPrompt", dependencies: ["SkeletonSystem"]),
+        .target(name: "SkeletonPrompt", dependencies: ["SkeletonSystem"], swiftSettings: withoutConcurrency),
         .systemLibrary(name: "CLibInput", pkgConfig: "libinput", providers: [.apt(["libinput-dev"])]),
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
         .target(name: "CSkeletonInput", dependencies: ["CLibInput"]),
         .target(name: "SkeletonInput", dependencies: ["CLibInput", "CXKBCommon", "CSkeletonInput", "SkeletonPrompt", "SkeletonSystem"],
+                swiftSettings: withoutConcurrency,
                 linkerSettings: staticBuild ? ["mtdev", "evdev", "udev", "m"].map { .linkedLibrary($0) } : []),
-        .target(name: "SkeletonBoot", dependencies: ["SkeletonSystem", "SkeletonLayout", "SkeletonRender", "SkeletonDisplay"]),
+        .target(name: "SkeletonBoot", dependencies: ["SkeletonSystem", "SkeletonLayout", "SkeletonRender", "SkeletonDisplay"], swiftSettings: withoutConcurrency),
         .target(name: "SkeletonTools", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "SkeletonSystem", "SkeletonContent",
                                                      "SkeletonBoot", "SkeletonSettings", "SkeletonPicture", "SkeletonProtocol"]),
-        .target(name: "SkeletonProtocol", dependencies: ["SkeletonLayout"]),
+        .target(name: "SkeletonProtocol", dependencies: ["SkeletonLayout"], swiftSettings: withoutConcurrency),
         .target(name: "SkeletonCLI", dependencies: [
             "SkeletonLayout", "SkeletonProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .target(name: "SkeletonCapture", dependencies: ["SkeletonLayout", "SkeletonSystem"]),
-        .target(name: "SkeletonContent", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonPicture", "SkeletonText", "SkeletonSystem"]),
-        .target(name: "SkeletonSettings", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonProtocol", "SkeletonSystem", "SkeletonBoot"]),
+        .target(name: "SkeletonContent", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonPicture", "SkeletonText", "SkeletonSystem"], swiftSettings: withoutConcurrency),
+        .target(name: "SkeletonSettings", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonProtocol", "SkeletonSystem", "SkeletonBoot"], swiftSettings: withoutConcurrency),
         .target(name: "SkeletonDaemon",
                 dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "SkeletonProtocol", "SkeletonSystem", "SkeletonBoot",
-                               "SkeletonContent", "SkeletonSettings", "SkeletonPrompt", "SkeletonInput", "SkeletonClient"]),
+                               "SkeletonContent", "SkeletonSettings", "SkeletonPrompt", "SkeletonInput", "SkeletonClient"], swiftSettings: withoutConcurrency),
         .executableTarget(
             name: "skeletond",
             dependencies: [
@@ -91,7 +98,7 @@ let package = Package(
         // `make bench`'s text figures: a separate executable, since the static skeletond cannot
         // link HarfBuzz (Debian ships no libharfbuzz.a).
         .executableTarget(name: "skeletond-textbench", dependencies: ["SkeletonText"]),
-        .target(name: "SkeletonClient", dependencies: ["SkeletonProtocol", "SkeletonLayout", "SkeletonSystem"]),
+        .target(name: "SkeletonClient", dependencies: ["SkeletonProtocol", "SkeletonLayout", "SkeletonSystem"], swiftSettings: withoutConcurrency),
         .target(name: "SkeletonControl", dependencies: [
             "SkeletonClient", "SkeletonProtocol", "SkeletonCLI", "SkeletonSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -101,7 +108,7 @@ let package = Package(
         // to unpack at every boot. The hook and the dracut module copy it as /usr/bin/skeletond.
         .executableTarget(name: "skeletond-initramfs", dependencies: [
             "SkeletonDaemon", "SkeletonSettings", "SkeletonBoot", "SkeletonClient", "SkeletonProtocol", "SkeletonSystem",
-        ]),
+        ], swiftSettings: withoutConcurrency),
         .executableTarget(name: "skeletonctl", dependencies: ["SkeletonControl"]),
         .testTarget(name: "SkeletonDaemonTests",
                     dependencies: ["SkeletonDaemon", "SkeletonSettings", "SkeletonBoot", "SkeletonProtocol", "SkeletonDisplay", "SkeletonPicture",

@@ -1,5 +1,6 @@
 import SkeletonLayout
 import SkeletonRender
+import SkeletonSystem
 
 /// The cost of a frame's labels: a title and a two-line status for a 1920x1080 frame, drawn
 /// with empty caches (a new engine: faces read, glyphs rendered) and with warm ones, as ratios
@@ -30,12 +31,10 @@ public enum TextBenchmark {
     public static func run(runs: Int) throws(TextError) -> Report {
         let size = 1920 * 1080
         let source = PixelBuffer(width: 1920, height: 1080, fill: 0x123456), target = PixelBuffer(width: 1920, height: 1080)
-        let clock = ContinuousClock()
         func measure(_ body: () throws(TextError) -> Void) throws(TextError) -> Double {
-            let start = clock.now
+            let start = SystemCalls.monotonicSeconds()
             try body()
-            let d = clock.now - start
-            return Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+            return (SystemCalls.monotonicSeconds() - start) * 1000
         }
         func labels(_ engine: TextEngine) throws(TextError) {
             _ = try engine.render(title.text, style: title.style, width: title.width, height: title.height)

@@ -90,7 +90,12 @@ public struct ShapeAnimator: Sendable {
             band = Rect(x: bounds.x, y: f.y + (1 - s1) * f.height, width: bounds.width, height: (s1 - s0) * f.height)
         case .topLeftBottomRight, .bottomRightTopLeft: band = bounds
         }
-        let changed = band.intersection(bounds)
+        // Edge pixels read the gradient at their centres, up to half a pixel outside the shape:
+        // the band is cut to the whole pixels the shape touches, not to its exact bounds.
+        let touched = Rect(x: bounds.x.rounded(.down), y: bounds.y.rounded(.down),
+                           width: bounds.maxX.rounded(.up) - bounds.x.rounded(.down),
+                           height: bounds.maxY.rounded(.up) - bounds.y.rounded(.down))
+        let changed = band.intersection(touched)
         return changed.isEmpty ? nil : changed
     }
 }

@@ -108,6 +108,21 @@ struct DamageTests {
         }
     }
 
+    /// A shape's edge pixels read the gradient at their centres, which may lie outside the shape
+    /// (black to white and back, so that the first colours past the band's end differ): a bottom
+    /// edge at y = 45.4 leaves 40 % of row 45 covered, read at 45.5. A band whose trailing end has
+    /// passed 45.4 but not 45.5 still changes that row. Frames every 0.05 ms through the end of a
+    /// sweep put the band's end there, in each direction (a right edge at 59.4, a left one at 20.6).
+    @Test(arguments: [(SlideDirection.topBottom, "[10, 5.4, 64, 40]"), (.leftRight, "[19.4, 10, 40, 40]"),
+                      (.rightLeft, "[20.6, 10, 40, 40]")])
+    func bandLeavingAFractionalEdge(direction: SlideDirection, frame: String) throws {
+        let layout = try loadLayout(layoutJSON(width: 120, height: 60, extra: ##""appearance": {"gradient": ["#000000", "#FFFFFF", "#000000"]}"##,
+                                               children: [#"{"kind": "view", "frame": \#(frame)}"#]))
+        let times = (0..<1000).map { 0.35 + Double($0) * 0.00005 }
+        checkDamage(layout, overrides: PresentationOverrides(style: .gradient, animated: true, direction: direction, duration: 0.4),
+                    start: 0.34, times: times)
+    }
+
     @Test func pulse() throws {
         checkDamage(try loadLayout(Self.scene), overrides: PresentationOverrides(style: .solid, animated: true), times: Self.times)
     }

@@ -28,10 +28,16 @@ public enum AttackBenchmark {
         }
         let pinger = Pinger(channel: AttackChannel(fd: pingFD, isSocket: true))
         let control = AttackChannel(fd: controlFD, isSocket: true)
-        let plymouth = BenchIO.connect(daemon.plymouthSocket).map { AttackChannel(fd: $0, isSocket: true) }
-        let fifo = BenchIO.openForWriting(daemon.fifoPath).map { AttackChannel(fd: $0, isSocket: false) }
+        let plymouth = daemon.connectPlymouth().map { AttackChannel(fd: $0, isSocket: true) }
+        let fifo = daemon.openFIFO().map { AttackChannel(fd: $0, isSocket: false) }
         let channels = [probe, control] + [plymouth, fifo].compactMap { $0 }
         defer { ([pinger.channel] + channels).forEach { $0.close() } }
+        if plan.steps.contains(where: { $0.target == .plymouth }) && plymouth == nil {
+            throw ToolError(["the daemon did not answer on Plymouth's socket \(daemon.plymouthSocket)", String(daemon.log.suffix(2000))])
+        }
+        if plan.steps.contains(where: { $0.target == .fifo }) && fifo == nil {
+            throw ToolError(["psplash's FIFO \(daemon.fifoPath) could not be opened for writing", String(daemon.log.suffix(2000))])
+        }
         let loop = AttackLoop(pinger: pinger, channels: channels)
         func status() throws(ToolError) -> JSONValue {
             guard let reply = loop.request(probe, #"{"command":"status"}"#, seconds: statusSeconds), reply["ok"]?.boolValue == true else {

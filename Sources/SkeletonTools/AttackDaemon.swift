@@ -42,10 +42,19 @@ final class AttackDaemon {
     }
 
     /// A control connection, once the daemon listens (at most 20 s); nil when it never did.
-    func connect() -> FileDescriptor? {
+    func connect() -> FileDescriptor? { whileRunning { BenchIO.connect(socketPath) } }
+
+    /// Plymouth's socket and psplash's FIFO, once the daemon has them: it makes them after its
+    /// control socket listens, so a client that comes as soon as `connect` succeeds may find
+    /// neither yet.
+    func connectPlymouth() -> FileDescriptor? { whileRunning { BenchIO.connect(plymouthSocket) } }
+    func openFIFO() -> FileDescriptor? { whileRunning { BenchIO.openForWriting(fifoPath) } }
+
+    /// `attempt` every 10 ms for up to 20 s, while the daemon runs.
+    private func whileRunning(_ attempt: () -> FileDescriptor?) -> FileDescriptor? {
         let deadline = BenchIO.monotonicSeconds() + 20
         while BenchIO.monotonicSeconds() < deadline && BenchIO.isRunning(pid) {
-            if let fd = BenchIO.connect(socketPath) { return fd }
+            if let fd = attempt() { return fd }
             BenchIO.sleep(seconds: 0.01)
         }
         return nil

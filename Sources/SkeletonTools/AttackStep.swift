@@ -14,4 +14,11 @@ enum AttackStep {
     case awaitBytes(Target, count: Int)
     /// Nothing more, for `seconds` (the daemon goes on drawing what it was given).
     case soak(seconds: Double)
+
+    var target: Target? {
+        switch self {
+        case .write(let t, _), .keepWriting(let t, _, _), .awaitLines(let t, _), .awaitBytes(let t, _): t
+        case .soak: nil
+        }
+    }
 }

@@ -9,6 +9,7 @@
 #include <linux/netlink.h>
 #include <sys/ioctl.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -23,7 +24,6 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/timerfd.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -197,25 +197,17 @@ int sk_thread_blocks_signal(int signal_number) {
     return sigismember(&current, signal_number);
 }
 
-int sk_timerfd(void) {
-    return timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-}
-
-int sk_timerfd_arm(int fd, double at_seconds) {
-    struct itimerspec spec;
-    memset(&spec, 0, sizeof(spec));
-    if (at_seconds > 0) {
-        spec.it_value.tv_sec = (time_t)at_seconds;
-        spec.it_value.tv_nsec = (long)((at_seconds - (double)spec.it_value.tv_sec) * 1e9);
-        if (spec.it_value.tv_sec == 0 && spec.it_value.tv_nsec == 0) spec.it_value.tv_nsec = 1;
+int sk_poll_until(struct pollfd *fds, nfds_t count, double deadline) {
+    if (deadline < 0) return ppoll(fds, count, NULL, NULL);
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double left = deadline - ((double)now.tv_sec + (double)now.tv_nsec / 1e9);
+    struct timespec timeout = {0, 0};
+    if (left > 0) {
+        timeout.tv_sec = (time_t)left;
+        timeout.tv_nsec = (long)((left - (double)timeout.tv_sec) * 1e9);
     }
-    return timerfd_settime(fd, TFD_TIMER_ABSTIME, &spec, NULL);
-}
-
-void sk_timerfd_drain(int fd) {
-    uint64_t expirations;
-    ssize_t n;
-    do { n = read(fd, &expirations, sizeof(expirations)); } while (n < 0 && errno == EINTR);
+    return ppoll(fds, count, &timeout, NULL);
 }
 
 double sk_monotonic_seconds(void) {

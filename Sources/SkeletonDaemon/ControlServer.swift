@@ -27,15 +27,14 @@ final class ControlServer {
 
     /// What the loop waits for: new connections while there is room, input from clients that
     /// may send more, and room to write where replies are waiting.
-    var watches: [Watch] {
-        var result = [Watch(descriptor: transport.listening, events: clients.count < Self.maximumClients ? .readable : [])]
+    func addWatches(to list: inout [Watch]) {
+        list.append(Watch(descriptor: transport.listening, events: clients.count < Self.maximumClients ? .readable : []))
         for client in clients.values {
             var events: PollEvents = []
             if client.wantsInput && !paused { events.insert(.readable) }
             if client.hasPendingOutput { events.insert(.writable) }
-            result.append(Watch(descriptor: client.fd, events: events))
+            list.append(Watch(descriptor: client.fd, events: events))
         }
-        return result
     }
 
     /// Lines read and not yet run (a client over its turn's share, or waiting for its replies

@@ -85,7 +85,11 @@ extension Daemon {
         if let agent { prompts.agentQuestionsGone(agent.expire(now: now)) }
     }
 
-    var promptsDeadline: Double? { [prompts.deadline, agent?.nextExpiry].compactMap { $0 }.min() }
+    var promptsDeadline: Double? {
+        let expiry = agent?.nextExpiry
+        guard let due = prompts.deadline else { return expiry }
+        return min(due, expiry ?? due)
+    }
 
     /// A question is left to the console's own prompt: the console is shown until those
     /// questions are gone (`needed` false), then the skeleton takes the display back.

@@ -310,7 +310,7 @@ public final class Daemon {
         host.settleStartFrames()
         if !framesMove(at: now) && !needsDraw { pacer.stop() }
         guard let events else { return }
-        let ready = events.wait(for: watches, until: nextDeadline(now: now))
+        let ready = events.wait(for: gatherWatches(), until: nextDeadline(now: now))
         for readiness in ready {
             switch readiness {
             case .signal(let signal): handleSignal(signal)
@@ -341,9 +341,24 @@ public final class Daemon {
         }
     }
 
-    private var watches: [Watch] {
-        (server?.watches ?? []) + (plymouth?.watches ?? []) + (psplash?.watches ?? []) + (agent?.watches ?? []) + prompts.watches
-            + host.watches + work.watches
+    /// The descriptors the loop waits on, gathered at each turn into one array kept between
+    /// turns (the sources' lists joined with `+` made several arrays a frame).
+    private var watchList: [Watch] = []
+
+    private func gatherWatches() -> [Watch] {
+        // Filled as a local: each `&watchList` of a class's property is an exclusivity check.
+        var list: [Watch] = []
+        swap(&list, &watchList)
+        list.removeAll(keepingCapacity: true)
+        server?.addWatches(to: &list)
+        plymouth?.addWatches(to: &list)
+        psplash?.addWatches(to: &list)
+        agent?.addWatches(to: &list)
+        prompts.addWatches(to: &list)
+        host.addWatches(to: &list)
+        list += work.watches
+        watchList = list
+        return list
     }
 
     /// Frames change over time: the session moves, or a monitor just plugged in dissolves in.

@@ -139,8 +139,10 @@ final class DisplayHost {
 
     /// Descriptors to watch: the display's events, and the provider's watch (for a display to
     /// appear, or a better one to take over).
-    var watches: [Watch] {
-        [display?.eventDescriptor, provider.watchDescriptor, hotplug?.descriptor].compactMap { $0 }.map { Watch(descriptor: $0, events: .readable) }
+    func addWatches(to list: inout [Watch]) {
+        if let fd = display?.eventDescriptor { list.append(Watch(descriptor: fd, events: .readable)) }
+        if let fd = provider.watchDescriptor { list.append(Watch(descriptor: fd, events: .readable)) }
+        if let fd = hotplug?.descriptor { list.append(Watch(descriptor: fd, events: .readable)) }
     }
 
     /// Handles a ready descriptor; false when it is not the host's.

@@ -45,7 +45,9 @@ final class PasswordAgent {
         asks = []
     }
 
-    var watches: [Watch] { watch.map { [Watch(descriptor: $0, events: .readable)] } ?? [] }
+    func addWatches(to list: inout [Watch]) {
+        if let watch { list.append(Watch(descriptor: watch, events: .readable)) }
+    }
 
     /// Handles the watch's readiness; false when `fd` is not the watch.
     func handle(_ fd: FileDescriptor) -> Bool {

@@ -61,14 +61,13 @@ final class PlymouthServer {
         listener = try SystemCalls.unixListen("@" + name, backlog: 32)
     }
 
-    var watches: [Watch] {
-        var result = [Watch(descriptor: listener, events: .readable)]
+    func addWatches(to list: inout [Watch]) {
+        list.append(Watch(descriptor: listener, events: .readable))
         for c in connections.values {
             var events: PollEvents = c.hasQueuedRequests ? [] : .readable
             if !c.output.isEmpty { events.insert(.writable) }
-            result.append(Watch(descriptor: c.fd, events: events))
+            list.append(Watch(descriptor: c.fd, events: events))
         }
-        return result
     }
 
     /// Requests read and waiting for their turn (or a broken stream to close): the loop turns

@@ -120,7 +120,9 @@ final class PromptDesk {
 
     // MARK: Keys
 
-    var watches: [Watch] { keys?.watches ?? [] }
+    func addWatches(to list: inout [Watch]) {
+        if let keys { list += keys.watches }
+    }
 
     func handle(_ fd: FileDescriptor, now: Double) -> Bool {
         guard let keys else { return false }

@@ -38,7 +38,9 @@ final class PsplashFIFO {
     }
 
     /// The FIFO is watched while nothing read waits to be carried out.
-    var watches: [Watch] { hasQueuedCommands ? [] : [Watch(descriptor: fd, events: .readable)] }
+    func addWatches(to list: inout [Watch]) {
+        if !hasQueuedCommands { list.append(Watch(descriptor: fd, events: .readable)) }
+    }
 
     var hasQueuedCommands: Bool { queueStart < queue.count }
 

@@ -2,19 +2,63 @@ import SkeletonSettings
 import SkeletonLayout
 
 /// What is shown: a layout and the command overrides on top of it.
+///
+/// A look is copied into every frame and compared at every frame (which renderer draws it);
+/// its fields live in one immutable box, so a copy is one reference and two copies of one
+/// look compare by identity before anything else. Setting a field makes a new box.
 public struct SkeletonLook: Sendable, Hashable {
-    public var layoutName: String
-    public var layout: Layout
-    public var overrides: PresentationOverrides
-    /// Label texts and bar values set by commands (and by Plymouth's and psplash's clients).
-    public var content: LayoutContent
+    private final class Fields: Sendable {
+        let layoutName: String
+        let layout: Layout
+        let overrides: PresentationOverrides
+        let content: LayoutContent
+
+        init(layoutName: String, layout: Layout, overrides: PresentationOverrides, content: LayoutContent) {
+            self.layoutName = layoutName
+            self.layout = layout
+            self.overrides = overrides
+            self.content = content
+        }
+    }
+
+    private var fields: Fields
 
     public init(layoutName: String, layout: Layout, overrides: PresentationOverrides = PresentationOverrides(),
                 content: LayoutContent = LayoutContent()) {
-        self.layoutName = layoutName
-        self.layout = layout
-        self.overrides = overrides
-        self.content = content
+        fields = Fields(layoutName: layoutName, layout: layout, overrides: overrides, content: content)
+    }
+
+    public var layoutName: String {
+        get { fields.layoutName }
+        set { fields = Fields(layoutName: newValue, layout: layout, overrides: overrides, content: content) }
+    }
+
+    public var layout: Layout {
+        get { fields.layout }
+        set { fields = Fields(layoutName: layoutName, layout: newValue, overrides: overrides, content: content) }
+    }
+
+    public var overrides: PresentationOverrides {
+        get { fields.overrides }
+        set { fields = Fields(layoutName: layoutName, layout: layout, overrides: newValue, content: content) }
+    }
+
+    /// Label texts and bar values set by commands (and by Plymouth's and psplash's clients).
+    public var content: LayoutContent {
+        get { fields.content }
+        set { fields = Fields(layoutName: layoutName, layout: layout, overrides: overrides, content: newValue) }
+    }
+
+    public static func == (a: SkeletonLook, b: SkeletonLook) -> Bool {
+        a.fields === b.fields
+            || (a.layoutName == b.layoutName && a.layout == b.layout && a.overrides == b.overrides && a.content == b.content)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(layoutName)
+        hasher.combine(layout)
+        hasher.combine(overrides)
+        hasher.combine(content)
     }
 
     public var presentation: Presentation { overrides.applied(to: layout.presentation) }

@@ -353,6 +353,7 @@ extension PixelRect {
     public static func coalesce(_ input: consuming [PixelRect]) -> [PixelRect] {
         var rects = input
         rects.removeAll { $0.isEmpty }
+        guard rects.count > 1 else { return rects }
         rects.sort { $0.y != $1.y ? $0.y < $1.y : $0.x < $1.x }
         var merged = [Bool](repeating: false, count: rects.count)
         var i = 0

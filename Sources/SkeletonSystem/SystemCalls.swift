@@ -152,22 +152,37 @@ package enum SystemCalls {
     }
 
     /// The next signal queued on a signalfd; nil when none is.
+    /// ppoll(2) over `first` (when given) and `watches` until `deadline` on CLOCK_MONOTONIC
+    /// (nil: no time limit; `sk_poll_until`): the watches that are ready, in that order, with
+    /// what they are ready for. One system call a wait, and no array made for the descriptors.
+    /// EINTR counts as nothing ready (the caller turns again).
+    package static func pollReady(_ watches: [Watch], first: Watch? = nil, until deadline: Double?) -> [Watch] {
+        let count = watches.count + (first == nil ? 0 : 1)
+        return withUnsafeTemporaryAllocation(of: pollfd.self, capacity: count) { fds in
+            func entry(_ watch: Watch) -> pollfd { pollfd(fd: watch.descriptor.rawValue, events: watch.events.rawValue, revents: 0) }
+            var i = 0
+            if let first {
+                fds[0] = entry(first)
+                i = 1
+            }
+            for watch in watches {
+                fds[i] = entry(watch)
+                i += 1
+            }
+            guard sk_poll_until(fds.baseAddress, nfds_t(count), deadline ?? -1) > 0 else { return [] }
+            var ready: [Watch] = []
+            for fd in fds where fd.revents != 0 {
+                ready.append(Watch(descriptor: FileDescriptor(rawValue: fd.fd), events: PollEvents(rawValue: fd.revents)))
+            }
+            return ready
+        }
+    }
+
     package static func readSignal(_ fd: FileDescriptor) -> Int32? {
         let n = sk_read_signal(fd.rawValue)
         return n > 0 ? n : nil
     }
 
-    /// A non-blocking CLOCK_MONOTONIC timerfd(2).
-    package static func timerDescriptor() throws(Errno) -> FileDescriptor {
-        FileDescriptor(rawValue: try retryingOnInterrupt("timerfd_create") { sk_timerfd() })
-    }
-
-    /// Arms the timer at a monotonic time, or disarms it with nil (timerfd_settime(2)).
-    package static func armTimer(_ fd: FileDescriptor, at time: Double?) throws(Errno) {
-        _ = try retryingOnInterrupt("timerfd_settime") { sk_timerfd_arm(fd.rawValue, time.map { max($0, 1e-9) } ?? 0) }
-    }
-
-    package static func drainTimer(_ fd: FileDescriptor) { sk_timerfd_drain(fd.rawValue) }
 
     /// inotify(7) on a directory for files created or moved in; nil when it cannot be watched.
     package static func watchDirectory(_ path: String) -> FileDescriptor? {

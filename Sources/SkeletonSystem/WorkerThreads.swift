@@ -45,6 +45,7 @@ public final class WorkerThreads: OffLoopWork, @unchecked Sendable {
             queued.close()
             throw error
         }
+        watches = [Watch(descriptor: done, events: .readable)]
         self.niceness = niceness
         try startThread(generation: 0)
     }
@@ -114,7 +115,7 @@ public final class WorkerThreads: OffLoopWork, @unchecked Sendable {
         return next
     }
 
-    public var watches: [Watch] { [Watch(descriptor: done, events: .readable)] }
+    public let watches: [Watch]
 
     public var hasFinished: Bool { state.withLock { !$0.finished.isEmpty } }
 

@@ -4,9 +4,10 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <sys/types.h>
+#include <poll.h>
 
 /* Small C helpers for what Swift cannot express directly: sockaddr_un, SO_PEERCRED, signal
-   masks, timerfd and inotify. Each returns -1 and leaves errno set on failure. */
+   masks, ppoll with a monotonic deadline and inotify. Each returns -1 and leaves errno set on failure. */
 
 /* socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC) + bind + listen. */
 int sk_unix_listen(const char *path, int backlog);
@@ -42,12 +43,9 @@ void sk_block_thread_signals(void);
 /* Whether the calling thread blocks `signal_number`. */
 int sk_thread_blocks_signal(int signal_number);
 
-/* A nonblocking CLOCK_MONOTONIC timerfd. */
-int sk_timerfd(void);
-/* Arms it to fire once at the absolute monotonic time in seconds; a time <= 0 disarms it. */
-int sk_timerfd_arm(int fd, double at_seconds);
-/* Reads and discards the expiration count. */
-void sk_timerfd_drain(int fd);
+/* ppoll(2) until `deadline`, CLOCK_MONOTONIC in seconds (negative: no time limit); the
+   timeout is worked out from the clock at the call, to the nanosecond. */
+int sk_poll_until(struct pollfd *fds, nfds_t count, double deadline);
 
 /* CLOCK_MONOTONIC in seconds. */
 double sk_monotonic_seconds(void);

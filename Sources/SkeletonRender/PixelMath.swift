@@ -14,6 +14,30 @@ public enum PixelMath {
         return rb | (g << 8)
     }
 
+    /// `blend(under:over:alpha:)` for one `under` and `alpha` and many `over`s (a row's run of
+    /// column colours at one coverage): the under pixel's weighted share is worked out once.
+    public struct BlendOnto {
+        let alpha: UInt32
+        let redBlueUnder: UInt32
+        let greenUnder: UInt32
+
+        @inline(__always)
+        public init(under: UInt32, alpha: UInt32) {
+            self.alpha = alpha
+            redBlueUnder = (under & 0xFF00FF) &* (255 - alpha) &+ 0x800080
+            greenUnder = ((under & 0xFF00) >> 8) &* (255 - alpha) &+ 0x80
+        }
+
+        @inline(__always)
+        public func callAsFunction(_ over: UInt32) -> UInt32 {
+            var rb = (over & 0xFF00FF) &* alpha &+ redBlueUnder
+            rb = ((rb &+ ((rb >> 8) & 0xFF00FF)) >> 8) & 0xFF00FF
+            var g = ((over & 0xFF00) >> 8) &* alpha &+ greenUnder
+            g = ((g &+ (g >> 8)) >> 8) & 0xFF
+            return rb | (g << 8)
+        }
+    }
+
     /// Each channel of `pixel` times `factor` / 255, rounded to nearest.
     @inline(__always)
     public static func scale(_ pixel: UInt32, by factor: UInt32) -> UInt32 {

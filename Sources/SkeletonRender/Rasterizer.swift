@@ -141,10 +141,11 @@ public enum Rasterizer {
                                  coverage: UInt32, opaque: Bool, under: UInt32?) {
         if opaque && coverage == 255 {
             (row + from).update(from: colors, count: to - from)
+        } else if opaque, let under {
+            let blend = PixelMath.BlendOnto(under: under, alpha: coverage)
+            for k in 0..<(to - from) { row[from + k] = blend(colors[k]) }
         } else if opaque {
-            for k in 0..<(to - from) {
-                row[from + k] = PixelMath.blend(under: under ?? row[from + k], over: colors[k], alpha: coverage)
-            }
+            for k in 0..<(to - from) { row[from + k] = PixelMath.blend(under: row[from + k], over: colors[k], alpha: coverage) }
         } else {
             for k in 0..<(to - from) { put(row, from + k, colors[k], coverage, under: under) }
         }

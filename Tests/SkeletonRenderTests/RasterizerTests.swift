@@ -203,4 +203,19 @@ struct RasterizerTests {
         #expect(Set(out.pixels) == [0xFF8040])
         #expect(PixelMath.blend(under: 0x000000, over: 0xFFFFFF, alpha: 64) == 0x404040)
     }
+
+    /// The run's blend onto a known pixel rounds as the pixel-by-pixel blend, at every opacity.
+    @Test func blendOntoOnePixelIsTheBlend() {
+        let pixels: [UInt32] = [0x000000, 0xFFFFFF, 0x123456, 0xECF0F1, 0x2C3E50, 0x80FF01, 0xFE7F80]
+        var differing = 0
+        for alpha in UInt32(0)...255 {
+            for under in pixels {
+                let blend = PixelMath.BlendOnto(under: under, alpha: alpha)
+                for over in pixels + (0..<64).map({ UInt32($0) &* 0x04_0301 }) where blend(over) != PixelMath.blend(under: under, over: over, alpha: alpha) {
+                    differing += 1
+                }
+            }
+        }
+        #expect(differing == 0)
+    }
 }

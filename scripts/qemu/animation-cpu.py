@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""CPU time per second of animation under QEMU TCG (one vCPU, bochs at 1024x768), the daemon
+alone in the e2e harness's minimal guest: no boot going on beside it, so the figure is the
+animation's own. The daemon (the initramfs's executable unless `--exe`) shows LAYOUT at 30 fps
+on the DRM output; after 3 s the guest reads `/proc/PID/stat` (user and system ticks) and
+`/proc/PID/status` (context switches, peak memory) over `--seconds`.
+
+    python3 scripts/qemu/animation-cpu.py [--layout PATH] [--exe PATH] [--seconds 10] [--runs 3]
+
+Prints each run's user, system and total CPU seconds per second, the context switches per
+second (voluntary: the loop's sleeps; involuntary: mostly the kernel's worker committing a
+page flip) and the peak RSS, then the medians. `make bench-boot` gives the same figure beside
+Plymouth's, within a whole boot.
+
+Needs build/static (scripts/build-static.sh) and scripts/qemu/fetch-deps.sh. Work files go to
+build/e2e/animation-cpu/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "Tests" / "e2e"))
+sys.dont_write_bytecode = True
+
+import qemu_harness  # noqa: E402
+
+GUEST = r"""
+spawn /tmp/d.log /bin/skeletond run --config /etc/skeletond.json --layouts /layouts --layout measured --backend drm --log-level info --frame-cache none
+wait_for_line /tmp/d.log 'first frame on' 60 || fail "no frame"
+sleep 3
+pid=$SPAWNED_PID
+counts() { echo "$(cut -d' ' -f1 /proc/uptime) $(sed 's/.*) //' /proc/$pid/stat | cut -d' ' -f12,13) $(grep ctxt_switches /proc/$pid/status | tr -dc '0-9 \n' | tr '\n' ' ')"; }
+before=$(counts)
+sleep SECONDS
+after=$(counts)
+echo "@@CPU $before $after $(grep VmHWM /proc/$pid/status | tr -dc '0-9')"
+"""
+
+FIGURES = re.compile(r"@@CPU " + r"(\S+) +(\d+) +(\d+) +(\d+) +(\d+) +" * 2 + r"(\d+)")
+
+
+def measure(exe: Path, layout: Path, seconds: int, out: Path) -> dict:
+    files = {"/bin/skeletond": (exe, 0o755), "/layouts/measured.json": layout,
+             "/etc/skeletond.json": b'{"display": {"maxFps": 30}}'}
+    r = qemu_harness.run(device="VGA", extra_device_args="xres=1024,yres=768", guest_files=files,
+                         guest_script=GUEST.replace("SECONDS", str(seconds)), out_dir=out, timeout=120 + seconds)
+    log = r["serial_log"] if isinstance(r["serial_log"], str) else Path(r["serial_log"]).read_text(errors="replace")
+    m = FIGURES.search(log)
+    if not m:
+        raise SystemExit(f"no figures from the guest (see {out}/serial.log):\n{log[-2000:]}")
+    t0, u0, s0, v0, n0, t1, u1, s1, v1, n1, peak = (float(m[i]) for i in range(1, 12))
+    span = t1 - t0
+    return {"user": (u1 - u0) / 100 / span, "system": (s1 - s0) / 100 / span, "total": ((u1 + s1) - (u0 + s0)) / 100 / span,
+            "voluntary": (v1 - v0) / span, "involuntary": (n1 - n0) / span, "peak_kib": peak}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--layout", type=Path, default=REPO / "config" / "layouts" / "default.json")
+    parser.add_argument("--exe", type=Path, default=REPO / "build" / "static" / "skeletond-initramfs")
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    if not args.exe.exists():
+        raise SystemExit(f"{args.exe} is missing: run scripts/build-static.sh")
+    runs = []
+    for i in range(args.runs):
+        f = measure(args.exe, args.layout, args.seconds, REPO / "build" / "e2e" / "animation-cpu")
+        runs.append(f)
+        print(f"run {i + 1}: user {f['user']:.4f} system {f['system']:.4f} total {f['total']:.4f} CPU s/s; "
+              f"switches {f['voluntary']:.0f} / {f['involuntary']:.0f} a second; peak RSS {f['peak_kib'] / 1024:.1f} MiB", flush=True)
+    med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+    print(f"median of {len(runs)}: user {med['user']:.4f} system {med['system']:.4f} total {med['total']:.4f} CPU s/s; "
+          f"switches {med['voluntary']:.0f} / {med['involuntary']:.0f} a second; peak RSS {med['peak_kib'] / 1024:.1f} MiB")
+
+
+if __name__ == "__main__":
+    main()

@@ -30,23 +30,29 @@ public struct SkeletonLook: Sendable, Hashable {
 
     public var layoutName: String {
         get { fields.layoutName }
-        set { fields = Fields(layoutName: newValue, layout: layout, overrides: overrides, content: content) }
+        set { replaceFields(layoutName: newValue) }
     }
 
     public var layout: Layout {
         get { fields.layout }
-        set { fields = Fields(layoutName: layoutName, layout: newValue, overrides: overrides, content: content) }
+        set { replaceFields(layout: newValue) }
     }
 
     public var overrides: PresentationOverrides {
         get { fields.overrides }
-        set { fields = Fields(layoutName: layoutName, layout: layout, overrides: newValue, content: content) }
+        set { replaceFields(overrides: newValue) }
     }
 
     /// Label texts and bar values set by commands (and by Plymouth's and psplash's clients).
     public var content: LayoutContent {
         get { fields.content }
-        set { fields = Fields(layoutName: layoutName, layout: layout, overrides: overrides, content: newValue) }
+        set { replaceFields(content: newValue) }
+    }
+
+    private mutating func replaceFields(layoutName: String? = nil, layout: Layout? = nil, overrides: PresentationOverrides? = nil,
+                                        content: LayoutContent? = nil) {
+        fields = Fields(layoutName: layoutName ?? fields.layoutName, layout: layout ?? fields.layout,
+                        overrides: overrides ?? fields.overrides, content: content ?? fields.content)
     }
 
     public static func == (a: SkeletonLook, b: SkeletonLook) -> Bool {

@@ -151,12 +151,11 @@ package enum SystemCalls {
         FileDescriptor(rawValue: try retryingOnInterrupt("signalfd") { sk_signalfd() })
     }
 
-    /// The next signal queued on a signalfd; nil when none is.
     /// ppoll(2) over `first` (when given) and `watches` until `deadline` on CLOCK_MONOTONIC
     /// (nil: no time limit; `sk_poll_until`): the watches that are ready, in that order, with
     /// what they are ready for. One system call a wait, and no array made for the descriptors.
     /// EINTR counts as nothing ready (the caller turns again).
-    package static func pollReady(_ watches: [Watch], first: Watch? = nil, until deadline: Double?) -> [Watch] {
+    package static func pollReady(_ watches: [Watch], first: Watch?, until deadline: Double?) -> [Watch] {
         let count = watches.count + (first == nil ? 0 : 1)
         return withUnsafeTemporaryAllocation(of: pollfd.self, capacity: count) { fds in
             func entry(_ watch: Watch) -> pollfd { pollfd(fd: watch.descriptor.rawValue, events: watch.events.rawValue, revents: 0) }
@@ -178,11 +177,11 @@ package enum SystemCalls {
         }
     }
 
+    /// The next signal queued on a signalfd; nil when none is.
     package static func readSignal(_ fd: FileDescriptor) -> Int32? {
         let n = sk_read_signal(fd.rawValue)
         return n > 0 ? n : nil
     }
-
 
     /// inotify(7) on a directory for files created or moved in; nil when it cannot be watched.
     package static func watchDirectory(_ path: String) -> FileDescriptor? {

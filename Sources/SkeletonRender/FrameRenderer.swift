@@ -121,7 +121,7 @@ public final class FrameRenderer: @unchecked Sendable {
         case .progress(let bar): return ItemGeometry(rect: bar.rect, radius: bar.cornerRadius, clip: bar.clip)
         case .sprite(let item):
             let b = sprite?.bounds ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
-            let bounds = Rect(x: Double(b.x), y: Double(b.y), width: Double(b.width), height: Double(b.height))
+            let bounds = Rect(b)
             let clip = item.content.isFirmwareLogo ? bounds : item.clip
             return ItemGeometry(rect: bounds, radius: 0, clip: clip)
         }

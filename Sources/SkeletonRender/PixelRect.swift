@@ -1,3 +1,5 @@
+import SkeletonLayout
+
 /// A rectangle of whole pixels.
 public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
     public var x: Int
@@ -58,4 +60,11 @@ public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { "\(width)x\(height)+\(x)+\(y)" }
+}
+
+extension Rect {
+    /// The pixels of `pixels`, as a rectangle in output coordinates.
+    public init(_ pixels: PixelRect) {
+        self.init(x: Double(pixels.x), y: Double(pixels.y), width: Double(pixels.width), height: Double(pixels.height))
+    }
 }

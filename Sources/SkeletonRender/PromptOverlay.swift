@@ -56,7 +56,7 @@ public final class PromptOverlay {
         guard !inside.isEmpty else { return }
         awaitsSprites = false
         let radius = 14 * scale
-        let panelRect = Rect(x: Double(panel.x), y: Double(panel.y), width: Double(panel.width), height: Double(panel.height))
+        let panelRect = Rect(panel)
         Rasterizer.fill(CoverageMask(rect: panelRect, radius: radius, clip: panelRect), canvas: canvas, region: inside,
                         paint: .solid(Color(rgb: Self.panelColor)))
         let pad = 20 * scale

@@ -92,10 +92,7 @@ public struct ShapeAnimator: Sendable {
         }
         // Edge pixels read the gradient at their centres, up to half a pixel outside the shape:
         // the band is cut to the whole pixels the shape touches, not to its exact bounds.
-        let touched = Rect(x: bounds.x.rounded(.down), y: bounds.y.rounded(.down),
-                           width: bounds.maxX.rounded(.up) - bounds.x.rounded(.down),
-                           height: bounds.maxY.rounded(.up) - bounds.y.rounded(.down))
-        let changed = band.intersection(touched)
+        let changed = band.intersection(Rect(PixelRect(enclosing: bounds)))
         return changed.isEmpty ? nil : changed
     }
 }

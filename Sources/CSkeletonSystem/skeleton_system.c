@@ -216,6 +216,12 @@ double sk_monotonic_seconds(void) {
     return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
 }
 
+double sk_process_cpu_seconds(void) {
+    struct timespec used;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &used);
+    return (double)used.tv_sec + (double)used.tv_nsec / 1e9;
+}
+
 double sk_process_age_seconds(void) {
     FILE *file = fopen("/proc/self/stat", "r");
     if (!file) return -1;

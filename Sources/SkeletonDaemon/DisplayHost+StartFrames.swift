@@ -45,13 +45,16 @@ extension DisplayHost {
     /// The display is the app's now: what could not be written at start is tried once more.
     func lastChanceForStartFrames() { start.lastChance(log: logger) }
 
-    /// `shownAt`: when the frame went on screen, if before now (CLOCK_MONOTONIC seconds).
+    /// The first frame is up: says so, with the process's age and CPU time. `shownAt`: when the
+    /// frame went on screen, if before now (CLOCK_MONOTONIC seconds).
     func logFirstFrame(on display: any Display, from source: String?, shownAt: Double? = nil) {
         firstFrameShown = true
         mark("first frame presented")
         let earlier = shownAt.map { max(0, SystemCalls.monotonicSeconds() - $0) } ?? 0
         let age = SystemCalls.processAgeSeconds().map { "\(JSONValue.formatNumber((($0 - earlier) * 1000).rounded())) ms after process start" }
-        let details = [age, source.map { "from \($0)" }].compactMap { $0 }.joined(separator: ", ")
+        // A frame shown earlier (the boot record's) had less CPU time behind it than now.
+        let cpu = shownAt == nil ? "\(JSONValue.formatNumber((SystemCalls.processCPUSeconds() * 1000).rounded())) ms of CPU" : nil
+        let details = [age, cpu, source.map { "from \($0)" }].compactMap { $0 }.joined(separator: ", ")
         logger.info("first frame on \(display.backendName)\(details.isEmpty ? "" : " (\(details))")")
         logger.releaseHeldLines()
     }

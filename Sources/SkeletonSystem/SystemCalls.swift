@@ -316,6 +316,10 @@ package enum SystemCalls {
         return age >= 0 ? age : nil
     }
 
+    /// clock_gettime(2) of CLOCK_PROCESS_CPUTIME_ID in seconds: the CPU time of all the
+    /// process's threads so far.
+    package static func processCPUSeconds() -> Double { sk_process_cpu_seconds() }
+
     /// nanosleep(2), resumed after a signal.
     package static func sleep(seconds: Double) {
         var pause = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))

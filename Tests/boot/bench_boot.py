@@ -14,15 +14,19 @@ with `splash plymouth.ignore-serial-consoles`. They boot in turn, BIOS (SeaBIOS)
 (Debian's OVMF), on bochs (`-device VGA`, 1024x768) under QEMU TCG with one vCPU, `--boots`
 times each (3 by default).
 
-Each boot takes screenshots as fast as QMP gives them from QEMU's start until multi-user.target
-(a unit ordered after it prints a marker on the serial line); each distinct picture is
+Each splash's image boots twice a round: once watched, once not. A watched boot takes
+screenshots as fast as QMP gives them from QEMU's start until multi-user.target (a unit ordered
+after it prints a marker on the serial line); each distinct picture is
 classified as black, the firmware's (first seen before the kernel started: QEMU's notice, the
 firmware's text or logo, wherever seen again), the splash (equal to the splash's own screenshots
 taken after multi-user.target on most of the pixels either lights, or, a splash on black,
 lighting pixels only where those do), or else the text console. Per boot: the first splash
 frame, the black and console time between the firmware's last picture and the splash, and
-after it; the time to multi-user.target (seconds since QEMU's start, read on the host; the
-kernel's start is that less the guest's uptime in the marker). After multi-user.target the
+after it. The time to multi-user.target (seconds since QEMU's start, read on the host; the
+kernel's start is that less the guest's uptime in the marker) comes from the boots not watched:
+a screenshot costs QEMU's main loop, which also serves the disk, a whole frame's conversion,
+and that slowed the boots by seconds (more where more of the screen changes). The image with
+neither boots only so. After multi-user.target the
 splash stays (plymouth-quit*.service and skeletond-hide.service are masked) and the guest reads
 utime+stime of plymouthd or skeletond from /proc/PID/stat over `--window` seconds while it
 animates (CPU seconds per second of animation), and their peak RSS (VmHWM). Each image's
@@ -32,8 +36,8 @@ layout not animated, to tell what the animation costs the boot.
 Printed: the medians per firmware, each as a ratio to Plymouth's in the same run (for
 multi-user.target: the time each splash adds over the image with neither), and which goals
 hold. The figures and every boot's are kept in build/boot/bench/results.json. `--short` (in
-`make test`): one BIOS boot of each splash's image (the image with neither weighed, not booted)
-and a short window, checked to give every figure (it runs end to end), not how fast.
+`make test`): one round under BIOS of the splashes' images (the image with neither weighed, not
+booted) and a short window, checked to give every figure (it runs end to end), not how fast.
 """
 
 from __future__ import annotations
@@ -146,8 +150,9 @@ def prepare(name: str, deb: Path, firmwares: tuple[str, ...], still: bool, boote
     return {"name": name, "kernel": kernel, "initrds": initrds, "disk": disk}
 
 
-def boot_once(image: dict, firmware: str, work: Path, window: int) -> dict:
-    """One boot from a fresh copy of the image's disk; its figures."""
+def boot_once(image: dict, firmware: str, work: Path, window: int, watched: bool) -> dict:
+    """One boot from a fresh copy of the image's disk; its figures. `watched`: with screenshots
+    until multi-user.target, for the splash's figures."""
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     disk = work / "disk.img"
@@ -157,18 +162,20 @@ def boot_once(image: dict, firmware: str, work: Path, window: int) -> dict:
         ovmf = work / "OVMF.fd"
         shutil.copy(boot_test.OVMF, ovmf)
     result = boot_test.boot(work, image["kernel"], image["initrds"][firmware], work, timeout=BOOT_TIMEOUT,
-                            append=f"{KERNEL_ARGS} bench.window={window}", disk=disk, firmware=ovmf, watch_up=True,
+                            append=f"{KERNEL_ARGS} bench.window={window}", disk=disk, firmware=ovmf, watch_up=watched,
                             watch_until="@@MULTI_USER")
     disk.unlink()
-    figures = {"image": image["name"], "firmware": firmware, "timed_out": result["timed_out"], "screenshots": len(result["up"])}
+    figures = {"image": image["name"], "firmware": firmware, "watched": watched, "timed_out": result["timed_out"],
+               "screenshots": len(result["up"])}
     multi_user = next((t for t, line in result["markers"] if line.startswith("@@MULTI_USER")), None)
     figures["multi_user"] = multi_user
     figures["multi_user_uptime"] = boot_test.number(boot_test.marker(result, "MULTI_USER"))
     figures["kernel_start"] = kernel_start(result) if multi_user is not None else None
     if image["name"] in SPLASHES:
-        figures.update(splash_figures(result, work))
-        if figures["first_splash"] is not None:
-            figures["first_splash_from_kernel"] = figures["first_splash"] - figures["kernel_start"]
+        if watched:
+            figures.update(splash_figures(result, work))
+            if figures["first_splash"] is not None:
+                figures["first_splash_from_kernel"] = figures["first_splash"] - figures["kernel_start"]
         figures.update(cpu_figures(result))
     # The pictures are kept once each (PPM); the timeline is in results.json.
     for path in result["up_frames"].values():
@@ -286,7 +293,8 @@ def cpu_figures(result: dict) -> dict:
     processes = [line[len("@@PROC "):] for _, line in result["markers"] if line.startswith("@@PROC ")]
     return {"cpu_per_second": ticks / hz / span if fields.get("pids") else None, "peak_rss_kb": sum(peaks) if peaks else None,
             "peak_rss_kb_each": peaks, "ticks_each": boot_test.marker(result, "TICKS_EACH"), "processes": processes,
-            "milestones": [line[len("@@MILESTONE "):] for _, line in result["markers"] if line.startswith("@@MILESTONE ")]}
+            "milestones": [line[len("@@MILESTONE "):] for _, line in result["markers"] if line.startswith("@@MILESTONE ")],
+            "boot_share": [line[len("@@BOOT_SHARE "):] for _, line in result["markers"] if line.startswith("@@BOOT_SHARE ")]}
 
 
 def median(values: list) -> float | None:
@@ -303,17 +311,19 @@ def ratio(ours: float | None, theirs: float | None) -> float | None:
 
 
 def summary(boots: list[dict], images: dict[str, dict], firmware: str) -> dict:
-    def med(image: str, key: str) -> float | None:
-        return median([b.get(key) for b in boots if b["image"] == image and b["firmware"] == firmware])
+    """The screen's figures from the watched boots; the rest from the boots not watched."""
+    def med(image: str, key: str, watched: bool) -> float | None:
+        return median([b.get(key) for b in boots if b["image"] == image and b["firmware"] == firmware and b["watched"] == watched])
 
     table: dict[str, dict] = {}
-    for key in ("first_splash", "first_splash_from_kernel", "black_before_splash", "console_before_splash", "black_after_splash", "console_after_splash",
-                "cpu_per_second", "peak_rss_kb"):
-        table[key] = {image: med(image, key) for image in SPLASHES}
-    table["multi_user"] = {image: med(image, "multi_user") for image in IMAGES}
+    for key in ("first_splash", "first_splash_from_kernel", "black_before_splash", "console_before_splash", "black_after_splash", "console_after_splash"):
+        table[key] = {image: med(image, key, True) for image in SPLASHES}
+    for key in ("cpu_per_second", "peak_rss_kb"):
+        table[key] = {image: med(image, key, False) for image in SPLASHES}
+    table["multi_user"] = {image: med(image, "multi_user", False) for image in IMAGES}
     # From the kernel's start (the guest's uptime): the firmware's time, which moves by seconds
     # from boot to boot here, left out.
-    multi = {image: med(image, "multi_user_uptime") for image in IMAGES}
+    multi = {image: med(image, "multi_user_uptime", False) for image in IMAGES}
     table["multi_user_uptime"] = multi
     table["multi_user_added"] = {image: (multi[image] - multi["neither"]) if multi[image] is not None and multi["neither"] is not None
                                  else None for image in SPLASHES}
@@ -387,7 +397,8 @@ def print_table(table: dict, firmware: str, boots: int) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--boots", type=int, default=3, help="boots of each image under each firmware (3)")
+    parser.add_argument("--boots", type=int, default=3,
+                        help="rounds: in each, under each firmware, each splash's image boots watched and not, neither's not (3)")
     parser.add_argument("--window", type=int, default=10, help="seconds of animation sampled for the CPU time (10)")
     parser.add_argument("--firmware", action="append", choices=FIRMWARES, help="only this firmware (both by default)")
     parser.add_argument("--still", action="store_true",
@@ -423,13 +434,17 @@ def main() -> int:
             # In turn, each round starting with another image, so that no image always boots
             # right after the same one.
             order = booted[round_number % len(booted):] + booted[:round_number % len(booted)]
-            for name in order:
+            runs = [(name, True) for name in order if name in SPLASHES] + [(name, False) for name in order]
+            for name, watched in runs:
                 started = time.monotonic()
-                figures = boot_once(images[name], firmware, OUT / "boots" / f"{firmware}-{name}-{round_number + 1}", args.window)
+                kind = "watched" if watched else "unwatched"
+                figures = boot_once(images[name], firmware, OUT / "boots" / f"{firmware}-{name}-{kind}-{round_number + 1}", args.window,
+                                    watched)
                 boots.append(figures)
-                print(f"  boot {round_number + 1} {firmware} {name}: {time.monotonic() - started:.0f} s; "
+                print(f"  boot {round_number + 1} {firmware} {name} ({kind}): {time.monotonic() - started:.0f} s; "
                       + ", ".join(f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}" for k, v in figures.items()
-                                  if k not in ("image", "firmware", "timeline", "peak_rss_kb_each", "ticks_each", "processes")))
+                                  if k not in ("image", "firmware", "watched", "timeline", "peak_rss_kb_each", "ticks_each", "processes",
+                                               "milestones", "boot_share")))
     tables = {firmware: summary(boots, images, firmware) for firmware in firmwares}
     for firmware in firmwares:
         print_table(tables[firmware], firmware, args.boots)
@@ -437,11 +452,12 @@ def main() -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "results.json").write_text(json.dumps({"boots": boots, "tables": tables}, indent=1, default=str))
     missing = [f"{b['firmware']} {b['image']}: {key}" for b in boots for key in
-               (("multi_user",) + (("first_splash", "cpu_per_second", "peak_rss_kb") if b["image"] in SPLASHES else ()))
+               (("multi_user",) + (("first_splash",) if b["watched"] else ("cpu_per_second", "peak_rss_kb"))
+                if b["image"] in SPLASHES else ("multi_user",))
                if b.get(key) is None]
     missing += [f"{b['firmware']} {b['image']}: timed out" for b in boots if b["timed_out"]]
     missing += [f"{b['firmware']} {b['image']}: the splash did not animate" for b in boots
-                if b.get("animated") is False and not (args.still and b["image"] == "skeletond")]
+                if b["watched"] and b.get("animated") is False and not (args.still and b["image"] == "skeletond")]
     for line in missing:
         print(f"  not measured: {line}")
     print(f"\n{len(boots)} boots in {time.monotonic() - began:.0f} s; results in {OUT / 'results.json'}")

@@ -7,9 +7,11 @@ on the DRM output; after 3 s the guest reads `/proc/PID/stat` (user and system t
 
     python3 scripts/qemu/animation-cpu.py [--layout PATH] [--exe PATH] [--seconds 10] [--runs 3]
 
-Prints each run's user, system and total CPU seconds per second, the context switches per
-second (voluntary: the loop's sleeps; involuntary: mostly the kernel's worker committing a
-page flip) and the peak RSS, then the medians. `make bench-boot` gives the same figure beside
+Prints each run's user, system and total CPU seconds per second, the whole machine's busy
+share over the same time (`/proc/stat`: the daemon with the kernel's workers committing its page
+flips, and anything else), the context switches per second (voluntary: the loop's sleeps;
+involuntary: mostly the kernel's worker committing a page flip) and the peak RSS, then the
+medians. `make bench-boot` gives the same figure beside
 Plymouth's, within a whole boot.
 
 Needs build/static (scripts/build-static.sh) and scripts/qemu/fetch-deps.sh. Work files go to
@@ -36,10 +38,13 @@ wait_for_line /tmp/d.log 'first frame on' 60 || fail "no frame"
 sleep 3
 pid=$SPAWNED_PID
 counts() { echo "$(cut -d' ' -f1 /proc/uptime) $(sed 's/.*) //' /proc/$pid/stat | cut -d' ' -f12,13) $(grep ctxt_switches /proc/$pid/status | tr -dc '0-9 \n' | tr '\n' ' ')"; }
+machine_before=$(head -1 /proc/stat)
 before=$(counts)
 sleep SECONDS
 after=$(counts)
+machine_after=$(head -1 /proc/stat)
 echo "@@CPU $before $after $(grep VmHWM /proc/$pid/status | tr -dc '0-9')"
+echo "@@MACHINE $machine_before / $machine_after"
 """
 
 FIGURES = re.compile(r"@@CPU " + r"(\S+) +(\d+) +(\d+) +(\d+) +(\d+) +" * 2 + r"(\d+)")
@@ -56,8 +61,15 @@ def measure(exe: Path, layout: Path, seconds: int, out: Path) -> dict:
         raise SystemExit(f"no figures from the guest (see {out}/serial.log):\n{log[-2000:]}")
     t0, u0, s0, v0, n0, t1, u1, s1, v1, n1, peak = (float(m[i]) for i in range(1, 12))
     span = t1 - t0
-    return {"user": (u1 - u0) / 100 / span, "system": (s1 - s0) / 100 / span, "total": ((u1 + s1) - (u0 + s0)) / 100 / span,
-            "voluntary": (v1 - v0) / span, "involuntary": (n1 - n0) / span, "peak_kib": peak}
+    machine = re.search(r"@@MACHINE cpu +([\d ]+?) +/ +cpu +([\d ]+)", log)
+    if not machine:
+        raise SystemExit(f"no /proc/stat figures from the guest (see {out}/serial.log)")
+    # /proc/stat's first line: user nice system idle iowait irq softirq steal ..., in ticks.
+    first, last = ([int(x) for x in g.split()] for g in machine.groups())
+    used = [b - a for a, b in zip(first, last)]
+    machine_busy = (sum(used[:8]) - used[3] - used[4]) / 100 / span
+    return {"machine": machine_busy, "user": (u1 - u0) / 100 / span, "system": (s1 - s0) / 100 / span,
+            "total": ((u1 + s1) - (u0 + s0)) / 100 / span, "voluntary": (v1 - v0) / span, "involuntary": (n1 - n0) / span, "peak_kib": peak}
 
 
 def main() -> None:
@@ -74,9 +86,11 @@ def main() -> None:
         f = measure(args.exe, args.layout, args.seconds, REPO / "build" / "e2e" / "animation-cpu")
         runs.append(f)
         print(f"run {i + 1}: user {f['user']:.4f} system {f['system']:.4f} total {f['total']:.4f} CPU s/s; "
+              f"machine busy {f['machine']:.4f}; "
               f"switches {f['voluntary']:.0f} / {f['involuntary']:.0f} a second; peak RSS {f['peak_kib'] / 1024:.1f} MiB", flush=True)
     med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
     print(f"median of {len(runs)}: user {med['user']:.4f} system {med['system']:.4f} total {med['total']:.4f} CPU s/s; "
+          f"machine busy {med['machine']:.4f}; "
           f"switches {med['voluntary']:.0f} / {med['involuntary']:.0f} a second; peak RSS {med['peak_kib'] / 1024:.1f} MiB")
 
 

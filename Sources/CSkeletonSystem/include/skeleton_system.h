@@ -51,6 +51,8 @@ int sk_poll_until(struct pollfd *fds, nfds_t count, double deadline);
 double sk_monotonic_seconds(void);
 /* Seconds since this process started, from /proc/self/stat and the boot clock. */
 double sk_process_age_seconds(void);
+/* CLOCK_PROCESS_CPUTIME_ID in seconds: the CPU time of all the process's threads. */
+double sk_process_cpu_seconds(void);
 
 /* inotify on a directory for created files (IN_CREATE | IN_MOVED_TO), nonblocking. */
 int sk_inotify_directory(const char *path);

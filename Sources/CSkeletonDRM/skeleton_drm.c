@@ -34,15 +34,6 @@ int skdrm_collect_flips(int fd, uint32_t *crtcs, int capacity) {
     return collection.count;
 }
 
-int skdrm_has_vblank(int fd) {
-    drmVBlank request;
-    memset(&request, 0, sizeof(request));
-    request.request.type = DRM_VBLANK_RELATIVE;
-    request.request.sequence = 0;
-    if (drmWaitVBlank(fd, &request) == 0) return 1;
-    return errno == EOPNOTSUPP ? 0 : -1;
-}
-
 static int64_t property_value(int fd, uint32_t connector_id, const char *name, int *found) {
     *found = 0;
     drmModeObjectPropertiesPtr properties = drmModeObjectGetProperties(fd, connector_id, DRM_MODE_OBJECT_CONNECTOR);

@@ -24,8 +24,8 @@ lighting pixels only where those do), or else the text console. Per boot: the fi
 frame, the black and console time between the firmware's last picture and the splash, and
 after it. The time to multi-user.target (seconds since QEMU's start, read on the host; the
 kernel's start is that less the guest's uptime in the marker) comes from the boots not watched:
-a screenshot costs QEMU's main loop, which also serves the disk, a whole frame's conversion,
-and that slowed the boots by seconds (more where more of the screen changes). The image with
+each screenshot costs QEMU's main loop (which also serves the disk) a whole frame's conversion,
+and that slowed the boots by seconds, the more the more of the screen changes. The image with
 neither boots only so. After multi-user.target the
 splash stays (plymouth-quit*.service and skeletond-hide.service are masked) and the guest reads
 utime+stime of plymouthd or skeletond from /proc/PID/stat over `--window` seconds while it

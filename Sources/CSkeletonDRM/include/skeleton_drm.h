@@ -18,10 +18,6 @@ int skdrm_connector_panel_orientation(int fd, uint32_t connector_id);
 /* The refresh rate of a mode in millihertz. */
 uint32_t skdrm_mode_refresh_millihertz(const void *mode_info);
 
-/* Whether the device has vertical blank interrupts, asked with drmWaitVBlank for the current
-   count (it returns at once): 1 yes, 0 no (EOPNOTSUPP, Linux 5.2 and later), -1 cannot tell. */
-int skdrm_has_vblank(int fd);
-
 /* DRM_IOCTL_MODE_CLOSEFB (Linux 6.8), defined here for older headers; -1 with errno on failure. */
 int skdrm_close_framebuffer(int fd, uint32_t fb_id);
 

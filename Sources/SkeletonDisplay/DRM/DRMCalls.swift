@@ -150,16 +150,6 @@ enum DRMCalls {
         return r == 0 ? nil : errorCode(r)
     }
 
-    /// drmWaitVBlank for the current count (`skdrm_has_vblank`): whether the device has vertical
-    /// blank interrupts; nil when it cannot tell (an older kernel, a CRTC that is off).
-    static func hasVerticalBlank(_ fd: FileDescriptor) -> Bool? {
-        switch skdrm_has_vblank(fd.rawValue) {
-        case 1: true
-        case 0: false
-        default: nil
-        }
-    }
-
     /// drmModeDirtyFB over the whole framebuffer; returns the errno on failure.
     static func dirty(_ fd: FileDescriptor, framebuffer: UInt32) -> Int32? {
         let r = drmModeDirtyFB(fd.rawValue, framebuffer, nil, 0)

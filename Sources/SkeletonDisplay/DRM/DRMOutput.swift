@@ -8,9 +8,8 @@ import SkeletonLayout
 import SkeletonRender
 
 /// One connector on its own CRTC: two dumb buffers flipped in turn (the second made at the
-/// first flip; one, written in place, on a driver with no vertical blank), a RAM shadow canvas
-/// the frames are drawn in, and only the damaged rectangles copied into the back buffer (turned
-/// by `rotation` on the way, for a panel on its side).
+/// first flip), a RAM shadow canvas the frames are drawn in, and only the damaged rectangles
+/// copied into the back buffer (turned by `rotation` on the way, for a panel on its side).
 public final class DRMOutput: DisplayOutput {
     public let name: String
     /// The picture's size: the mode's, turned by `rotation`.
@@ -182,16 +181,8 @@ public final class DRMOutput: DisplayOutput {
     }
 
     /// The buffer not on screen, made at the first flip; nil when the driver has no memory
-    /// for it, or no vertical blank, and the frames then go into the buffer on screen.
+    /// for it, and the frames then go into the buffer on screen (they may tear).
     private func backBuffer() -> DumbBuffer? {
-        if buffers.count < 2 && !singleBuffered && DRMCalls.hasVerticalBlank(fd) == false {
-            // Without vertical blank interrupts the kernel cannot hold a flip until the scan-out
-            // is between two frames, so flipping would not keep a frame from tearing on the
-            // display either, and under QEMU each flip's commit cost the boot beside it more
-            // than the writes it saves (docs/performance.md). Plymouth writes in place too.
-            singleBuffered = true
-            fallbackReason = "the driver has no vertical blank: frames are written into the buffer on screen"
-        }
         if buffers.count < 2 && !singleBuffered {
             do {
                 buffers.append(try DumbBuffer(fd: fd, width: physicalSize.width, height: physicalSize.height, device: device, connector: name))

@@ -7,8 +7,9 @@ import Testing
 /// The log's first-frame line tells a slow start's waiting from its work: the time since the
 /// process started and the CPU time it took, which a busy boot's other programs do not add to.
 struct FirstFrameTests {
-    /// Starts a daemon with a still layout on a recording display, on this thread; its log lines.
-    private func startDaemon(_ check: (Daemon, RecordingProvider, [String]) throws -> Void) throws {
+    /// Starts a daemon with a still layout on a recording display, on this thread; `check` gets
+    /// the display and the log's lines while it runs.
+    private func startDaemon(_ check: (RecordingProvider, [String]) throws -> Void) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("first-frame-\(UUID().uuidString.prefix(8))").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try FileManager.default.createDirectory(atPath: directory + "/layouts", withIntermediateDirectories: true)
@@ -27,12 +28,12 @@ struct FirstFrameTests {
                             provider: provider)
         defer { daemon.shutdown() }
         try daemon.start()
-        try check(daemon, provider, lines.all)
+        try check(provider, lines.all)
     }
 
     @Test func theFirstFrameLineGivesTheProcessAgeAndItsCPUTime() throws {
         let cpuBefore = SystemCalls.processCPUSeconds()
-        try startDaemon { _, provider, lines in
+        try startDaemon { provider, lines in
             #expect(provider.display.output.calls == ["present"], "the first frame is up")
             let line = try #require(lines.first { $0.contains("first frame on") })
             let figures = try #require(line.firstMatch(of: /\((\d+) ms after process start, (\d+) ms of CPU\)/), "\(line)")

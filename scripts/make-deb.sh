@@ -17,6 +17,7 @@ fi
 scripts/install-deps.sh
 version=$(dpkg-parsechangelog -S Version)
 arch=$(dpkg --print-architecture)
+mkdir -p build
 # -d: the Swift toolchain is not a Debian package, so it cannot be a build dependency.
 dpkg-buildpackage -b -us -uc -d >build/deb-build.log 2>&1 || { tail -40 build/deb-build.log; exit 1; }
 mkdir -p build/deb

@@ -34,20 +34,43 @@ int skdrm_collect_flips(int fd, uint32_t *crtcs, int capacity) {
     return collection.count;
 }
 
+/* The value of the object's property called `name`. One DRM_IOCTL_MODE_OBJ_GETPROPERTIES into
+ * arrays on the stack (drmModeObjectGetProperties makes two and allocates), then, per property,
+ * one DRM_IOCTL_MODE_GETPROPERTY for its name alone: given no room for values or enums, the
+ * kernel copies none (drmModeGetProperty makes two and allocates them). This runs on the boot
+ * path, for every connector a boot plan walks. */
+static int64_t named_value(int fd, const uint32_t *ids, const uint64_t *values, uint32_t count, const char *name, int *found) {
+    for (uint32_t i = 0; i < count; i++) {
+        struct drm_mode_get_property property;
+        memset(&property, 0, sizeof(property));
+        property.prop_id = ids[i];
+        if (drmIoctl(fd, DRM_IOCTL_MODE_GETPROPERTY, &property) != 0) continue;
+        if (strncmp(property.name, name, DRM_PROP_NAME_LEN) == 0) {
+            *found = 1;
+            return (int64_t)values[i];
+        }
+    }
+    return 0;
+}
+
 static int64_t property_value(int fd, uint32_t connector_id, const char *name, int *found) {
+    enum { most = 64 };
+    uint32_t ids[most];
+    uint64_t values[most];
+    struct drm_mode_obj_get_properties request;
     *found = 0;
+    memset(&request, 0, sizeof(request));
+    request.obj_id = connector_id;
+    request.obj_type = DRM_MODE_OBJECT_CONNECTOR;
+    request.count_props = most;
+    request.props_ptr = (uint64_t)(uintptr_t)ids;
+    request.prop_values_ptr = (uint64_t)(uintptr_t)values;
+    if (drmIoctl(fd, DRM_IOCTL_MODE_OBJ_GETPROPERTIES, &request) != 0) return 0;
+    if (request.count_props <= most) return named_value(fd, ids, values, request.count_props, name, found);
+    /* More than fit on the stack (the kernel copied none): libdrm's allocating call. */
     drmModeObjectPropertiesPtr properties = drmModeObjectGetProperties(fd, connector_id, DRM_MODE_OBJECT_CONNECTOR);
     if (!properties) return 0;
-    int64_t value = 0;
-    for (uint32_t i = 0; i < properties->count_props && !*found; i++) {
-        drmModePropertyPtr property = drmModeGetProperty(fd, properties->props[i]);
-        if (!property) continue;
-        if (strcmp(property->name, name) == 0) {
-            value = (int64_t)properties->prop_values[i];
-            *found = 1;
-        }
-        drmModeFreeProperty(property);
-    }
+    int64_t value = named_value(fd, properties->props, properties->prop_values, properties->count_props, name, found);
     drmModeFreeObjectProperties(properties);
     return value;
 }

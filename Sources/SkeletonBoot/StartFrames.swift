@@ -13,7 +13,8 @@ import SkeletonSystem
 ///    record would replay.
 /// 3. The daemon, with its settings (`choices`): adopts the boot frame or shows cached frames
 ///    (`showCachedFrames`), notes the start layout once parsed (`startLayoutShown`), and once the
-///    first frame is up writes the entries that were missing and the record (`settle`).
+///    first frame is up writes the entries that were missing and the record (`settle`); from
+///    the initramfs, once the skeleton is hidden in the real root (`lastChance`).
 public final class StartFrames {
     /// Where this start's record goes; nil once written, or when there is none to write.
     private var location: BootRecord.Location?
@@ -34,6 +35,11 @@ public final class StartFrames {
     private var missing: [BootRecord.Frame] = []
     private var missingTried = false
     private var pendingRecord: BootRecord?
+    /// Started in the initramfs: its files are thrown away when it switches to the real root,
+    /// so the missed entries and the record are not written there (a full frame rendered and
+    /// written, and the record, at the boot's busiest moment, for nothing) but at
+    /// `lastChance`, by then under the real root, where the next initramfs takes them from.
+    public var writesWaitForRealRoot = false
 
     public init(location: BootRecord.Location? = nil, bootDisplay: BootDisplay? = nil) {
         self.location = location
@@ -155,8 +161,13 @@ public final class StartFrames {
         if !missing.contains(frame) { missing.append(frame) }
     }
 
-    /// Once the first frame is up: the missed entries, then the record.
+    /// Once the first frame is up: the missed entries, then the record. While
+    /// `writesWaitForRealRoot`, only what the record will say is noted.
     public func settle(log: any BootLog) {
+        if writesWaitForRealRoot {
+            if location != nil { settleRecord(log: log, writing: false) }
+            return
+        }
         if !missing.isEmpty && !missingTried {
             missingTried = true
             writeMissing(lastChance: false, log: log)
@@ -164,11 +175,12 @@ public final class StartFrames {
         if location != nil { settleRecord(log: log) }
     }
 
-    /// The display is the app's now: the entries that could not be written at start are tried
-    /// once more (the root is usually writable by then).
+    /// The display is the app's now: the entries that could not be written at start, or that
+    /// waited for the real root, are written (the root is usually writable by then), then the
+    /// record.
     public func lastChance(log: any BootLog) {
-        guard !missing.isEmpty else { return }
-        writeMissing(lastChance: true, log: log)
+        writesWaitForRealRoot = false
+        if !missing.isEmpty { writeMissing(lastChance: true, log: log) }
         if location != nil { settleRecord(log: log) }
     }
 
@@ -200,10 +212,11 @@ public final class StartFrames {
     }
 
     /// Notes what the record says as soon as the first frame is up (by hide, the display may
-    /// be closed), and writes it once the entries it names exist.
-    private func settleRecord(log: any BootLog) {
+    /// be closed), and, `writing`, writes it once the entries it names exist.
+    private func settleRecord(log: any BootLog, writing: Bool = true) {
         guard let location else { return }
         if choices?.outputsHaveOwnLayouts == true {
+            guard writing else { return }
             self.location = nil
             if (try? SystemCalls.unlink(location.path)) != nil {
                 log.info("boot record: removed \(location.path): some outputs show a layout of their own")
@@ -217,7 +230,7 @@ public final class StartFrames {
             }
             pendingRecord = record
         }
-        guard missing.isEmpty, let record = pendingRecord else { return }
+        guard writing, missing.isEmpty, let record = pendingRecord else { return }
         self.location = nil
         pendingRecord = nil
         guard record.frames.allSatisfy({ FrameCache.openEntry($0.path) != nil }) else {

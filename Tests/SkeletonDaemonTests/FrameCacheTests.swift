@@ -157,6 +157,30 @@ struct FrameCacheTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix("-200x100.frame") }.count == 1)
     }
 
+    /// Started from the initramfs, whose files go at the switch to the real root, the daemon
+    /// writes no entry while it shows the skeleton; it writes it once the skeleton is hidden
+    /// (by then under the real root), and that is the frame the next start shows.
+    @Test func fromTheInitramfsTheEntryWaitsForTheHide() throws {
+        defer { removeDirectory() }
+        let d = try DaemonProcess(layouts: ["still": DaemonProcessTests.staticLayout], startLayout: "still", frameCache: directory,
+                                  environment: ["SKELETOND_INITRAMFS": "1"])
+        #expect(d.logContains("first frame on memory"))
+        let c = try d.connect()
+        // A turn of the loop after the first frame, where a start outside the initramfs writes.
+        #expect(c.request(#"{"command": "ping"}"#)?["ok"] == true)
+        #expect(!d.log.contains("frame cache: wrote"), "\(d.log)")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).isEmpty)
+        #expect(c.request(#"{"command": "hide", "transition": {"kind": "none"}}"#)?["hidden"] == true)
+        #expect(d.logContains("frame cache: wrote \(directory)/"), "\(d.log)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory)
+        #expect(files.count == 1 && files[0].hasSuffix("-200x100.frame"), "\(files)")
+        #expect(d.stop() == 0)
+        // (Another run directory: the hide left its mark in this one.)
+        let next = try DaemonProcess(layouts: ["still": DaemonProcessTests.staticLayout], startLayout: "still", frameCache: directory)
+        #expect(next.logContains("first frame on memory"))
+        #expect(next.log.contains("from the frame cache)"), "\(next.log)")
+    }
+
     /// A directory that cannot be written (a read-only root early in boot) is tried again when
     /// the skeleton is hidden, and then given up with a warning; the daemon carries on.
     @Test func anUnwritableDirectoryIsTriedAgainAtHide() throws {

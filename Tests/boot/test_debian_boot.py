@@ -974,7 +974,7 @@ def follow_ups(c: Checker, cases: list[str], first: dict, root: Path, kernel: Pa
         # skeletond-cache.service prepared the plan with the package's skeletond; the initramfs's
         # executable keys its record on its own build id: one name means one key.
         plan = next((f for f in (marker(first, "CACHE_FILES") or "").split() if f.endswith(".boot")), None)
-        wrote = re.search(r"boot record: wrote /var/cache/skeletond/(\S+\.boot)", marker(result, "INITRAMFS_LOG") or "")
+        wrote = re.search(r"boot record: wrote /var/cache/skeletond/(\S+\.boot)", marker(result, "LOG_AFTER_HIDE") or "")
         c.check("next-boot: the initramfs's executable keys the boot record where the package's skeletond put the plan (one build id)",
                 plan is not None and wrote is not None and wrote.group(1) == plan, f"plan {plan}, record {wrote.group(1) if wrote else None}")
         default_layout = work.parent / "expected-default.png"

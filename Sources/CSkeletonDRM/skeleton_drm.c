@@ -67,7 +67,7 @@ static int64_t property_value(int fd, uint32_t connector_id, const char *name, i
     request.prop_values_ptr = (uint64_t)(uintptr_t)values;
     if (drmIoctl(fd, DRM_IOCTL_MODE_OBJ_GETPROPERTIES, &request) != 0) return 0;
     if (request.count_props <= most) return named_value(fd, ids, values, request.count_props, name, found);
-    /* More than fit on the stack (the kernel copied none): libdrm's allocating call. */
+    /* More than fit on the stack: libdrm's allocating call. */
     drmModeObjectPropertiesPtr properties = drmModeObjectGetProperties(fd, connector_id, DRM_MODE_OBJECT_CONNECTOR);
     if (!properties) return 0;
     int64_t value = named_value(fd, properties->props, properties->prop_values, properties->count_props, name, found);

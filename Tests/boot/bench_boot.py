@@ -29,7 +29,12 @@ and that slowed the boots by seconds, the more the more of the screen changes. T
 neither boots only so. After multi-user.target the
 splash stays (plymouth-quit*.service and skeletond-hide.service are masked) and the guest reads
 utime+stime of plymouthd or skeletond from /proc/PID/stat over `--window` seconds while it
-animates (CPU seconds per second of animation), and their peak RSS (VmHWM). Each image's
+animates (CPU seconds per second of animation), and their peak RSS (VmHWM); skeletond's once
+more with an animation of the size of Plymouth's spinner (`THROBBER_LAYOUT`), for the CPU time
+of the same work. From the journal and /proc/PID/stat: when the kernel ran /init (the earliest
+any program of the initramfs can draw), when the splash's process started, and when the
+framebuffer console took a framebuffer over (under UEFI efifb's, before /init: the black the
+kernel makes). Each image's
 initramfs is weighed against the one of the image with neither. `--still`: skeletond's default
 layout not animated, to tell what the animation costs the boot.
 
@@ -75,6 +80,16 @@ PLYMOUTH_THEME = {"bios": "spinner", "uefi": "bgrt"}
 # (FRAMES_PER_SECOND in src/plugins/splash/two-step/plugin.c and src/libply-splash-graphics).
 FRAMES_PER_SECOND = 30
 KERNEL_ARGS = "splash plymouth.ignore-serial-consoles"
+# An animation of the size of Plymouth's spinner (its throbber redraws about 490 pixels a
+# frame): one shape of 22x22 pulsing on black (every pixel of it changes from frame to frame),
+# shown after the default layout's CPU sample for a second sample, the CPU time of the same work.
+THROBBER_LAYOUT = {
+    "name": "bench-throbber",
+    "canvas": {"width": 1024, "height": 768, "background": "#000000", "scale": "fit"},
+    "presentation": {"style": "solid", "animated": True},
+    "root": {"kind": "view", "frame": [0, 0, "100%", "100%"],
+             "children": [{"kind": "view", "id": "throbber", "frame": [501, 373, 22, 22]}]},
+}
 # What quits each splash at multi-user.target, masked so that it keeps animating for the sample.
 QUITTERS = {"plymouth": ("plymouth-quit.service", "plymouth-quit-wait.service"), "skeletond": ("skeletond-hide.service",)}
 # A screenshot is the splash when it equals one of the splash's own screenshots on at least this
@@ -119,6 +134,7 @@ def prepare(name: str, deb: Path, firmwares: tuple[str, ...], still: bool, boote
             settings["layouts"]["start"] = "default-still"
         settings["display"]["maxFps"] = FRAMES_PER_SECOND
         settings_path.write_text(json.dumps(settings, indent=2))
+        (root / "etc/skeletond/layouts/bench-throbber.json").write_text(json.dumps(THROBBER_LAYOUT))
     units = root / "etc/systemd/system"
     for unit in QUITTERS.get(name, ()):
         (units / unit).unlink(missing_ok=True)
@@ -177,10 +193,30 @@ def boot_once(image: dict, firmware: str, work: Path, window: int, watched: bool
             if figures["first_splash"] is not None:
                 figures["first_splash_from_kernel"] = figures["first_splash"] - figures["kernel_start"]
         figures.update(cpu_figures(result))
+        figures.update(start_figures(figures))
     # The pictures are kept once each (PPM); the timeline is in results.json.
     for path in result["up_frames"].values():
         path.unlink(missing_ok=True)
     return figures
+
+
+def start_figures(figures: dict) -> dict:
+    """What comes before the first splash frame, in seconds: the kernel's start to /init (no
+    program of the initramfs can draw earlier), /init to the splash's process, its process to
+    its first frame; the earliest a splash could draw (at /init) since QEMU's start; and the
+    black the kernel's framebuffer console made before /init (under UEFI it clears efifb, and
+    the firmware's logo with it, as efifb registers)."""
+    init, started, kernel = figures.get("init_ran"), figures.get("splash_started"), figures.get("kernel_start")
+    first = figures.get("first_splash_from_kernel")
+    console = figures.get("console_on_framebuffer")
+    def difference(later: float | None, earlier: float | None) -> float | None:
+        return later - earlier if later is not None and earlier is not None else None
+    black_before_init = None
+    if init is not None:
+        black_before_init = init - console if console is not None and console < init else 0.0
+    return {"init_to_process": difference(started, init), "process_to_first_frame": difference(first, started),
+            "earliest_possible": kernel + init if kernel is not None and init is not None else None,
+            "black_before_init": black_before_init}
 
 
 def pixels(image: png.Image) -> numpy.ndarray:
@@ -290,11 +326,39 @@ def cpu_figures(result: dict) -> dict:
     except (KeyError, ValueError):
         return {"cpu_per_second": None, "peak_rss_kb": None, "pids": None}
     peaks = [int(kb) for kb in (boot_test.marker(result, "HWM_KB") or "").split()]
+    throbber = dict(item.split("=", 1) for item in (boot_test.marker(result, "CPU_THROBBER") or "").split() if "=" in item)
+    try:
+        cpu_throbber = int(throbber["ticks"]) / int(throbber["hz"]) / (float(throbber["to"]) - float(throbber["from"]))
+    except (KeyError, ValueError, ZeroDivisionError):
+        cpu_throbber = None
     processes = [line[len("@@PROC "):] for _, line in result["markers"] if line.startswith("@@PROC ")]
+    milestones = [line[len("@@MILESTONE "):] for _, line in result["markers"] if line.startswith("@@MILESTONE ")]
     return {"cpu_per_second": ticks / hz / span if fields.get("pids") else None, "peak_rss_kb": sum(peaks) if peaks else None,
+            "cpu_per_second_throbber": cpu_throbber, "init_ran": milestone(milestones, "Run /init"),
+            "console_on_framebuffer": milestone(milestones, "Console: switching to colour frame buffer"),
+            "splash_started": process_start(result),
             "peak_rss_kb_each": peaks, "ticks_each": boot_test.marker(result, "TICKS_EACH"), "processes": processes,
-            "milestones": [line[len("@@MILESTONE "):] for _, line in result["markers"] if line.startswith("@@MILESTONE ")],
+            "milestones": milestones,
             "boot_share": [line[len("@@BOOT_SHARE "):] for _, line in result["markers"] if line.startswith("@@BOOT_SHARE ")]}
+
+
+def milestone(milestones: list[str], text: str) -> float | None:
+    """The first milestone line holding `text`: its time, in seconds since the kernel's start."""
+    return next((float(line.split()[0]) for line in milestones if text in line), None)
+
+
+def process_start(result: dict) -> float | None:
+    """When the splash's first process started, in seconds since the kernel's start (its
+    /proc/PID/stat start time)."""
+    starts = []
+    for _, line in result["markers"]:
+        if line.startswith("@@STARTED "):
+            fields = line.split()
+            try:
+                starts.append(int(fields[2]) / int(fields[4].split("=", 1)[1]))
+            except (IndexError, ValueError, ZeroDivisionError):
+                pass
+    return min(starts) if starts else None
 
 
 def median(values: list) -> float | None:
@@ -318,8 +382,13 @@ def summary(boots: list[dict], images: dict[str, dict], firmware: str) -> dict:
     table: dict[str, dict] = {}
     for key in ("first_splash", "first_splash_from_kernel", "black_before_splash", "console_before_splash", "black_after_splash", "console_after_splash"):
         table[key] = {image: med(image, key, True) for image in SPLASHES}
+    for key in ("earliest_possible", "init_to_process", "process_to_first_frame", "black_before_init"):
+        table[key] = {image: med(image, key, True) for image in SPLASHES}
     for key in ("cpu_per_second", "peak_rss_kb"):
         table[key] = {image: med(image, key, False) for image in SPLASHES}
+    # skeletond's animation of the spinner's size against Plymouth's spinner.
+    table["cpu_per_second_throbber"] = {"plymouth": table["cpu_per_second"]["plymouth"],
+                                        "skeletond": med("skeletond", "cpu_per_second_throbber", False)}
     table["multi_user"] = {image: med(image, "multi_user", False) for image in IMAGES}
     # From the kernel's start (the guest's uptime): the firmware's time, which moves by seconds
     # from boot to boot here, left out.
@@ -334,6 +403,8 @@ def summary(boots: list[dict], images: dict[str, dict], firmware: str) -> dict:
         row["ratio"] = ratio(row.get("skeletond"), row.get("plymouth"))
     # Two differences, each about 0 when a splash costs nothing: their ratio says nothing.
     table["multi_user_added"]["ratio"] = None
+    # The floor: a splash drawing the moment /init runs, against Plymouth's first frame.
+    table["earliest_possible"]["ratio"] = ratio(table["earliest_possible"]["skeletond"], table["first_splash"]["plymouth"])
     return table
 
 
@@ -371,7 +442,11 @@ def goal_lines(table: dict, firmware: str) -> list[str]:
 
 ROWS = [("first_splash", "first splash frame, s from QEMU's start", "{:.1f}"),
         ("first_splash_from_kernel", "  from the kernel's start", "{:.1f}"),
+        ("earliest_possible", "  the earliest possible (/init; ratio to Plymouth's first frame)", "{:.1f}"),
+        ("init_to_process", "  /init to the splash's process, s", "{:.2f}"),
+        ("process_to_first_frame", "  its process to its first frame, s", "{:.2f}"),
         ("black_before_splash", "black between firmware and splash, s", "{:.2f}"),
+        ("black_before_init", "  of it the kernel's console's before /init, s", "{:.2f}"),
         ("console_before_splash", "text console between firmware and splash, s", "{:.2f}"),
         ("black_after_splash", "black after the first splash frame, s", "{:.2f}"),
         ("console_after_splash", "text console after the first splash frame, s", "{:.2f}"),
@@ -379,6 +454,7 @@ ROWS = [("first_splash", "first splash frame, s from QEMU's start", "{:.1f}"),
         ("multi_user_uptime", "  from the kernel's start", "{:.1f}"),
         ("multi_user_added", "    added over the image with neither, s", "{:.1f}"),
         ("cpu_per_second", "CPU s per animated s (30 fps)", "{:.3f}"),
+        ("cpu_per_second_throbber", "  skeletond with an animation the spinner's size", "{:.3f}"),
         ("peak_rss_kb", "peak RSS (VmHWM), KiB", "{:.0f}"),
         ("initramfs_bytes", "initramfs, bytes (zstd)", "{:.0f}"),
         ("initramfs_added_bytes", "  added over the image with neither", "{:.0f}")]
@@ -387,22 +463,26 @@ ROWS = [("first_splash", "first splash frame, s from QEMU's start", "{:.1f}"),
 def print_table(table: dict, firmware: str, boots: int) -> None:
     print(f"\n== {firmware.upper()} (medians of {boots} boot{'s' if boots > 1 else ''} each; Plymouth's theme "
           f"{PLYMOUTH_THEME[firmware]})")
-    print(f"  {'':46} {'Plymouth':>11} {'skeletond':>11} {'neither':>11} {'ratio':>7}")
+    print(f"  {'':66} {'Plymouth':>11} {'skeletond':>11} {'neither':>11} {'ratio':>7}")
 
     def cell(value, fmt):
         return fmt.format(value) if value is not None else "-"
     for key, label, fmt in ROWS:
         row = table[key]
-        print(f"  {label:46} {cell(row.get('plymouth'), fmt):>11} {cell(row.get('skeletond'), fmt):>11} "
+        print(f"  {label:66} {cell(row.get('plymouth'), fmt):>11} {cell(row.get('skeletond'), fmt):>11} "
               f"{cell(row.get('neither'), fmt):>11} {cell(row.get('ratio'), '{:.2f}x'):>7}")
 
 
 def expected_figures(boot: dict) -> tuple[str, ...]:
-    """What a boot must have measured: a splash's watched boot its screen's first frame, its
-    boot not watched its CPU time and peak RSS; every boot multi-user.target."""
+    """What a boot must have measured: a splash's watched boot its screen's first frame, when
+    /init ran and when the splash's process started; its boot not watched its CPU time and
+    peak RSS (skeletond's also animating as much as the spinner); every boot
+    multi-user.target."""
     if boot["image"] not in SPLASHES:
         return ("multi_user",)
-    return ("multi_user", "first_splash") if boot["watched"] else ("multi_user", "cpu_per_second", "peak_rss_kb")
+    if boot["watched"]:
+        return ("multi_user", "first_splash", "init_ran", "splash_started")
+    return ("multi_user", "cpu_per_second", "peak_rss_kb") + (("cpu_per_second_throbber",) if boot["image"] == "skeletond" else ())
 
 
 def main() -> int:

@@ -318,22 +318,25 @@ def splash_figures(result: dict, work: Path) -> dict:
             "animated": animated, "timeline": [(k, round(x, 2), round(y, 2)) for k, x, y in runs]}
 
 
-def cpu_figures(result: dict) -> dict:
-    fields = dict(item.split("=", 1) for item in (boot_test.marker(result, "CPU") or "").split() if "=" in item)
+def cpu_sample(result: dict, name: str) -> tuple[dict[str, str], float | None]:
+    """The fields of the marker `name` (`ticks=... hz=... from=... to=...`) and the CPU seconds
+    per second they make, None when they are missing."""
+    fields = dict(item.split("=", 1) for item in (boot_test.marker(result, name) or "").split() if "=" in item)
     try:
-        ticks, hz = int(fields["ticks"]), int(fields["hz"])
-        span = float(fields["to"]) - float(fields["from"])
-    except (KeyError, ValueError):
+        return fields, int(fields["ticks"]) / int(fields["hz"]) / (float(fields["to"]) - float(fields["from"]))
+    except (KeyError, ValueError, ZeroDivisionError):
+        return fields, None
+
+
+def cpu_figures(result: dict) -> dict:
+    fields, rate = cpu_sample(result, "CPU")
+    if rate is None:
         return {"cpu_per_second": None, "peak_rss_kb": None, "pids": None}
     peaks = [int(kb) for kb in (boot_test.marker(result, "HWM_KB") or "").split()]
-    throbber = dict(item.split("=", 1) for item in (boot_test.marker(result, "CPU_THROBBER") or "").split() if "=" in item)
-    try:
-        cpu_throbber = int(throbber["ticks"]) / int(throbber["hz"]) / (float(throbber["to"]) - float(throbber["from"]))
-    except (KeyError, ValueError, ZeroDivisionError):
-        cpu_throbber = None
+    _, cpu_throbber = cpu_sample(result, "CPU_THROBBER")
     processes = [line[len("@@PROC "):] for _, line in result["markers"] if line.startswith("@@PROC ")]
     milestones = [line[len("@@MILESTONE "):] for _, line in result["markers"] if line.startswith("@@MILESTONE ")]
-    return {"cpu_per_second": ticks / hz / span if fields.get("pids") else None, "peak_rss_kb": sum(peaks) if peaks else None,
+    return {"cpu_per_second": rate if fields.get("pids") else None, "peak_rss_kb": sum(peaks) if peaks else None,
             "cpu_per_second_throbber": cpu_throbber, "init_ran": milestone(milestones, "Run /init"),
             "console_on_framebuffer": milestone(milestones, "Console: switching to colour frame buffer"),
             "splash_started": process_start(result),

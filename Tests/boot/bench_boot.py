@@ -12,7 +12,10 @@ frames a second), and with neither. Every boot has the same kernel command line,
 test's (`root=/dev/vda rw console=ttyS0 quiet vt.global_cursor_default=0 systemd.show_status=0`)
 with `splash plymouth.ignore-serial-consoles`. They boot in turn, BIOS (SeaBIOS) and UEFI
 (Debian's OVMF), on bochs (`-device VGA`, 1024x768) under QEMU TCG with one vCPU, `--boots`
-times each (3 by default).
+times each (3 by default). Every image's initramfs also starts a helper that keeps its programs
+and libraries open into the real root (Tests/boot/guest/bench-hold-programs.c), so that no image
+pays for an emulator's cost hardware does not have: under TCG, zeroing pages QEMU has
+translated code from, freed at the switch to the real root, took a second of the boot.
 
 Each splash's image boots twice a round: once watched, once not. A watched boot takes
 screenshots as fast as QMP gives them from QEMU's start until multi-user.target (a unit ordered
@@ -135,6 +138,7 @@ def prepare(name: str, deb: Path, firmwares: tuple[str, ...], still: bool, boote
         settings["display"]["maxFps"] = FRAMES_PER_SECOND
         settings_path.write_text(json.dumps(settings, indent=2))
         (root / "etc/skeletond/layouts/bench-throbber.json").write_text(json.dumps(THROBBER_LAYOUT))
+    hold_programs(root)
     units = root / "etc/systemd/system"
     for unit in QUITTERS.get(name, ()):
         (units / unit).unlink(missing_ok=True)
@@ -164,6 +168,28 @@ def prepare(name: str, deb: Path, firmwares: tuple[str, ...], still: bool, boote
         boot_test.run("mke2fs", "-q", "-t", "ext4", "-d", str(root), str(disk), "3G")
     shutil.rmtree(root)
     return {"name": name, "kernel": kernel, "initrds": initrds, "disk": disk}
+
+
+def hold_programs(root: Path) -> None:
+    """Every image's initramfs starts `bench-hold-programs` (Tests/boot/guest): it keeps the
+    initramfs's programs and libraries open into the real root, so that their pages, which QEMU
+    has translated code from, are not freed and zeroed there, at a cost under TCG that hardware
+    does not have (docs/performance.md, "Beside Plymouth")."""
+    helper = OUT / "bench-hold-programs"
+    source = HERE / "guest" / "bench-hold-programs.c"
+    if not helper.exists() or helper.stat().st_mtime < source.stat().st_mtime:
+        OUT.mkdir(parents=True, exist_ok=True)
+        boot_test.run("gcc", "-O2", "-Wall", "-Wextra", "-Werror", "-static", "-o", str(helper), str(source))
+    shutil.copy(helper, root / "usr/local/sbin/bench-hold-programs")
+    header = 'PREREQ=""\nprereqs() { echo "$PREREQ"; }\ncase "$1" in prereqs) prereqs; exit 0 ;; esac\n'
+    scripts = {"hooks": ". /usr/share/initramfs-tools/hook-functions\n"
+                        "copy_exec /usr/local/sbin/bench-hold-programs /usr/sbin\n",
+               "scripts/init-top": "/usr/sbin/bench-hold-programs </dev/null >/dev/null 2>&1 &\n"}
+    for directory, body in scripts.items():
+        path = root / "etc/initramfs-tools" / directory / "bench-hold-programs"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("#!/bin/sh\n" + header + body)
+        path.chmod(0o755)
 
 
 def boot_once(image: dict, firmware: str, work: Path, window: int, watched: bool) -> dict:

@@ -23,8 +23,13 @@ command -v mke2fs >/dev/null || missing+=(e2fsprogs)
 # The luks cases encrypt the root's image on the host (cryptsetup reencrypt --encrypt).
 command -v cryptsetup >/dev/null || missing+=(cryptsetup-bin)
 [ -e /usr/share/ovmf/OVMF.fd ] || missing+=(ovmf)
-# The benchmark compares screenshots with numpy.
-[ "$script" = Tests/boot/test_debian_boot.py ] || python3 -c 'import numpy' 2>/dev/null || missing+=(python3-numpy)
+# The benchmark compares screenshots with numpy, and compiles its initramfs helper
+# (Tests/boot/guest/bench-hold-programs.c) static: gcc and glibc's static library.
+if [ "$script" = Tests/boot/bench_boot.py ]; then
+    python3 -c 'import numpy' 2>/dev/null || missing+=(python3-numpy)
+    command -v gcc >/dev/null || missing+=(gcc)
+    [ -e /usr/lib/x86_64-linux-gnu/libc.a ] || missing+=(libc6-dev)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
     echo "installing ${missing[*]}"
     apt-get update -qq

@@ -9,11 +9,14 @@ SKELETOND_INITRAMFS=1 SWIFT_DETERMINISTIC_HASHING=1 /usr/bin/skeletond run </dev
     # Not over a firmware's framebuffer (efifb): the skeleton is on it at once, and the daemon
     # must put the console in graphics mode before the driver's console takes the screen over.
     if [ ! -e /dev/fb0 ]; then
+        # Shell built-ins (read), not cat: each fork and exec costs the boot's CPU.
         for device in /sys/bus/pci/devices/*; do
-            case "$(cat "$device/class" 2>/dev/null)" in 0x03*) modprobe -q -b "$(cat "$device/modalias")" ;; esac
+            read -r class < "$device/class" || continue
+            case "$class" in 0x03*) read -r alias < "$device/modalias" && modprobe -q -b "$alias" ;; esac
         done
         for device in /sys/bus/virtio/devices/*; do
-            case "$(cat "$device/modalias" 2>/dev/null)" in virtio:d00000010v*) modprobe -q -b "$(cat "$device/modalias")" ;; esac
+            read -r alias < "$device/modalias" || continue
+            case "$alias" in virtio:d00000010v*) modprobe -q -b "$alias" ;; esac
         done
     fi
 ) </dev/null >/dev/null 2>&1 &

@@ -333,11 +333,15 @@ def splash_figures(result: dict, work: Path) -> dict:
     if first is None:
         return {"first_splash": None, "black_before_splash": None, "animated": animated,
                 "timeline": [(k, round(x, 2), round(y, 2)) for k, x, y in runs]}
-    last_firmware = max((i for i, (_, kind) in enumerate(timeline[:first]) if kind == "firmware"), default=-1)
+    # From the first picture not the firmware's still on screen once the kernel has started: a
+    # splash may show the firmware's logo alone first (Plymouth's bgrt theme), and that picture
+    # must not hide the black before it.
+    kernel = kernel_start(result)
+    gone = next((i for i in range(first) if timeline[i][1] != "firmware" and timeline[i + 1][0] > kernel), first)
 
     def time_as(kind: str, frames: range) -> float:
         return sum(timeline[i + 1][0] - timeline[i][0] for i in frames if i + 1 < len(timeline) and timeline[i][1] == kind)
-    before, after = range(last_firmware + 1, first), range(first, len(timeline))
+    before, after = range(gone, first), range(first, len(timeline))
     return {"first_splash": timeline[first][0], "black_before_splash": time_as("black", before),
             "console_before_splash": time_as("console", before), "black_after_splash": time_as("black", after),
             "console_after_splash": time_as("console", after),
@@ -485,7 +489,7 @@ ROWS = [("first_splash", "first splash frame, s from QEMU's start", "{:.1f}"),
         ("cpu_per_second", "CPU s per animated s (30 fps)", "{:.3f}"),
         ("cpu_per_second_throbber", "  skeletond with an animation the spinner's size", "{:.3f}"),
         ("peak_rss_kb", "peak RSS (VmHWM), KiB", "{:.0f}"),
-        ("initramfs_bytes", "initramfs, bytes (zstd)", "{:.0f}"),
+        ("initramfs_bytes", "initramfs, bytes (gzip: the root has no zstd)", "{:.0f}"),
         ("initramfs_added_bytes", "  added over the image with neither", "{:.0f}")]
 
 

@@ -316,7 +316,8 @@ def splash_figures(result: dict, work: Path) -> dict:
     if not all(shots) or boot_test.marker(result, "MULTI_USER") is None:
         return {"first_splash": None, "black_before_splash": None, "animated": None}
     a, b = (pixels(png.read(shot)) for shot in shots)
-    timeline = classify(result, [a, b], kernel_start(result), work)
+    kernel = kernel_start(result)
+    timeline = classify(result, [a, b], kernel, work)
     # Animated: two pictures of the splash seen on the way up, or its two screenshots differ (an
     # animation's period may bring the second back to the first's picture).
     pictures = {digest for (_, digest), (_, kind) in zip(result["up"], timeline) if kind == "splash"}
@@ -336,7 +337,6 @@ def splash_figures(result: dict, work: Path) -> dict:
     # From the first picture not the firmware's still on screen once the kernel has started: a
     # splash may show the firmware's logo alone first (Plymouth's bgrt theme), and that picture
     # must not hide the black before it.
-    kernel = kernel_start(result)
     gone = next((i for i in range(first) if timeline[i][1] != "firmware" and timeline[i + 1][0] > kernel), first)
 
     def time_as(kind: str, frames: range) -> float:

@@ -9,7 +9,13 @@ let staticBuild = Context.environment["SKELETOND_STATIC"] != nil
 /// The modules of the initramfs's executable use no Swift concurrency. Without the implicit
 /// `_Concurrency` import their static link leaves out the concurrency runtime and libdispatch,
 /// whose initialisers would run before `main` at every boot.
-let withoutConcurrency: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-implicit-concurrency-module-import"])]
+/// Release builds also leave out the run-time exclusivity checks: the frame loop's class
+/// properties cost a `swift_beginAccess` each, about a sixth of a frame's instructions. Debug
+/// builds, which the tests run, keep them (docs/design.md, "The boot path").
+let bootPathSettings: [SwiftSetting] = [
+    .unsafeFlags(["-Xfrontend", "-disable-implicit-concurrency-module-import"]),
+    .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
+]
 
 let package = Package(
     name: "skeletond",
@@ -27,21 +33,21 @@ let package = Package(
         // skeleton_png.c calls zlib's crc32 itself too (zlib.h from zlib1g-dev, beside png.h).
         .target(name: "CSkeletonPNG", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("z"), .linkedLibrary("m")]),
         .target(name: "CSkeletonSystem", cSettings: staticBuild ? [.define("SKELETOND_STATIC")] : []),
-        .target(name: "SkeletonSystem", dependencies: ["CSkeletonSystem"], swiftSettings: withoutConcurrency),
-        .target(name: "SkeletonLayout", dependencies: ["SkeletonSystem"], swiftSettings: withoutConcurrency),
-        .target(name: "SkeletonRender", dependencies: ["SkeletonLayout"], swiftSettings: withoutConcurrency),
-        .target(name: "SkeletonPicture", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonSystem", "CSkeletonPNG"], swiftSettings: withoutConcurrency),
+        .target(name: "SkeletonSystem", dependencies: ["CSkeletonSystem"], swiftSettings: bootPathSettings),
+        .target(name: "SkeletonLayout", dependencies: ["SkeletonSystem"], swiftSettings: bootPathSettings),
+        .target(name: "SkeletonRender", dependencies: ["SkeletonLayout"], swiftSettings: bootPathSettings),
+        .target(name: "SkeletonPicture", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonSystem", "CSkeletonPNG"], swiftSettings: bootPathSettings),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
         // Linked statically, libfreetype.a needs what FreeType's pkg-config lists as private, after it.
         .target(name: "SkeletonText",
                 dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonSystem", "CFreeType", "CHarfBuzz", "CFriBidi"],
-                swiftSettings: withoutConcurrency,
+                swiftSettings: bootPathSettings,
                 linkerSettings: staticBuild ? ["png16", "z", "brotlidec", "brotlicommon", "m"].map { .linkedLibrary($0) } : []),
         .systemLibrary(name: "CLibDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .target(name: "CSkeletonDRM", dependencies: ["CLibDRM"]),
-        .target(name: "SkeletonDisplay", dependencies: ["SkeletonRender", "SkeletonSystem", "SkeletonPicture", "SkeletonProtocol", "CLibDRM", "CSkeletonDRM"], swiftSettings: withoutConcurrency),
+        .target(name: "SkeletonDisplay", dependencies: ["SkeletonRender", "SkeletonSystem", "SkeletonPicture", "SkeletonProtocol", "CLibDRM", "CSkeletonDRM"], swiftSettings: bootPathSettings),
         // The Wayland output (`--backend wayland`): libwayland-client, and the protocols' code that
         // wayland-scanner generates at build time. The static build links Debian's libwayland-client
         // source compiled by scripts/build-wayland.sh, with libffi.a after it. skeleton_wayland.c.in
@@ -58,26 +64,26 @@ let package = Package(
         // Prompts at boot: systemd's password agent protocol and Plymouth's questions answered
         // from the keyboard, read through libinput with xkbcommon's keymaps. The static build
         // links them compiled from Debian's source by scripts/build-input.sh.
-        .target(name: "SkeletonPrompt", dependencies: ["SkeletonSystem"], swiftSettings: withoutConcurrency),
+        .target(name: "SkeletonPrompt", dependencies: ["SkeletonSystem"], swiftSettings: bootPathSettings),
         .systemLibrary(name: "CLibInput", pkgConfig: "libinput", providers: [.apt(["libinput-dev"])]),
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
         .target(name: "CSkeletonInput", dependencies: ["CLibInput"]),
         .target(name: "SkeletonInput", dependencies: ["CLibInput", "CXKBCommon", "CSkeletonInput", "SkeletonPrompt", "SkeletonSystem"],
-                swiftSettings: withoutConcurrency,
+                swiftSettings: bootPathSettings,
                 linkerSettings: staticBuild ? ["mtdev", "evdev", "udev", "m"].map { .linkedLibrary($0) } : []),
-        .target(name: "SkeletonBoot", dependencies: ["SkeletonSystem", "SkeletonLayout", "SkeletonRender", "SkeletonDisplay"], swiftSettings: withoutConcurrency),
+        .target(name: "SkeletonBoot", dependencies: ["SkeletonSystem", "SkeletonLayout", "SkeletonRender", "SkeletonDisplay"], swiftSettings: bootPathSettings),
         .target(name: "SkeletonTools", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "SkeletonSystem", "SkeletonContent",
                                                      "SkeletonBoot", "SkeletonSettings", "SkeletonPicture", "SkeletonProtocol"]),
-        .target(name: "SkeletonProtocol", dependencies: ["SkeletonLayout"], swiftSettings: withoutConcurrency),
+        .target(name: "SkeletonProtocol", dependencies: ["SkeletonLayout"], swiftSettings: bootPathSettings),
         .target(name: "SkeletonCLI", dependencies: [
             "SkeletonLayout", "SkeletonProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .target(name: "SkeletonCapture", dependencies: ["SkeletonLayout", "SkeletonSystem"]),
-        .target(name: "SkeletonContent", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonPicture", "SkeletonText", "SkeletonSystem"], swiftSettings: withoutConcurrency),
-        .target(name: "SkeletonSettings", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonProtocol", "SkeletonSystem", "SkeletonBoot"], swiftSettings: withoutConcurrency),
+        .target(name: "SkeletonContent", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonPicture", "SkeletonText", "SkeletonSystem"], swiftSettings: bootPathSettings),
+        .target(name: "SkeletonSettings", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonProtocol", "SkeletonSystem", "SkeletonBoot"], swiftSettings: bootPathSettings),
         .target(name: "SkeletonDaemon",
                 dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "SkeletonProtocol", "SkeletonSystem", "SkeletonBoot",
-                               "SkeletonContent", "SkeletonSettings", "SkeletonPrompt", "SkeletonInput", "SkeletonClient"], swiftSettings: withoutConcurrency),
+                               "SkeletonContent", "SkeletonSettings", "SkeletonPrompt", "SkeletonInput", "SkeletonClient"], swiftSettings: bootPathSettings),
         .executableTarget(
             name: "skeletond",
             dependencies: [
@@ -98,7 +104,7 @@ let package = Package(
         // `make bench`'s text figures: a separate executable, since the static skeletond cannot
         // link HarfBuzz (Debian ships no libharfbuzz.a).
         .executableTarget(name: "skeletond-textbench", dependencies: ["SkeletonText"]),
-        .target(name: "SkeletonClient", dependencies: ["SkeletonProtocol", "SkeletonLayout", "SkeletonSystem"], swiftSettings: withoutConcurrency),
+        .target(name: "SkeletonClient", dependencies: ["SkeletonProtocol", "SkeletonLayout", "SkeletonSystem"], swiftSettings: bootPathSettings),
         .target(name: "SkeletonControl", dependencies: [
             "SkeletonClient", "SkeletonProtocol", "SkeletonCLI", "SkeletonSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -108,7 +114,7 @@ let package = Package(
         // to unpack at every boot. The hook and the dracut module copy it as /usr/bin/skeletond.
         .executableTarget(name: "skeletond-initramfs", dependencies: [
             "SkeletonDaemon", "SkeletonSettings", "SkeletonBoot", "SkeletonClient", "SkeletonProtocol", "SkeletonSystem",
-        ], swiftSettings: withoutConcurrency),
+        ], swiftSettings: bootPathSettings),
         .executableTarget(name: "skeletonctl", dependencies: ["SkeletonControl"]),
         .testTarget(name: "SkeletonDaemonTests",
                     dependencies: ["SkeletonDaemon", "SkeletonSettings", "SkeletonBoot", "SkeletonProtocol", "SkeletonDisplay", "SkeletonPicture",

@@ -427,8 +427,8 @@ public final class Daemon {
     /// made. Only once a first frame is up: at start, the skeleton comes first.
     private func holdsFrame(for look: SkeletonLook, now: Double) -> Bool {
         guard host.firstFrameShown else { return false }
-        if let held = heldLook, held.look == look { return now - held.since < Self.spriteHold && host.awaitsSprites(look, as: lookOnOutput) }
-        guard host.awaitsSprites(look, as: lookOnOutput) else {
+        if let held = heldLook, held.look == look { return now - held.since < Self.spriteHold && awaitsSprites(look) }
+        guard awaitsSprites(look) else {
             heldLook = nil
             return false
         }
@@ -436,9 +436,11 @@ public final class Daemon {
         return true
     }
 
-    private var lookOnOutput: (SkeletonLook, String) -> SkeletonLook {
+    /// Some output would draw `look` (as its own layouts make it) with pictures or texts still
+    /// being made. The closure is not kept: no context is allocated for it each frame.
+    private func awaitsSprites(_ look: SkeletonLook) -> Bool {
         let layouts = screen.outputLayouts
-        return { look, output in layouts.look(look, for: output) }
+        return host.awaitsSprites(look) { look, output in layouts.look(look, for: output) }
     }
 
     func handle(_ event: Session.Event) {

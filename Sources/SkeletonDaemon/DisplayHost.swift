@@ -305,7 +305,7 @@ final class DisplayHost {
     // MARK: Drawing
 
     /// True when some output can take a frame now (none pending a flip, not handed over).
-    var canPresent: Bool { display?.outputs.contains { $0.canPresent } ?? false }
+    var canPresent: Bool { compositors.contains { $0.output.canPresent } }
 
     /// Draws `frame` on every output that can take it, as `perOutput` makes it for the output
     /// of that name (its own layout).
@@ -319,7 +319,7 @@ final class DisplayHost {
             do {
                 if try !compositor.present(frame.map { perOutput($0, compositor.output.name) }, now: clock.now) {
                     complete = false
-                } else if let eventAt = arrivals.removeValue(forKey: compositor.output.name) {
+                } else if !arrivals.isEmpty, let eventAt = arrivals.removeValue(forKey: compositor.output.name) {
                     let ms = ((clock.now - eventAt) * 1000).rounded()
                     logger.notice("hotplug: first frame on \(compositor.output.name) \(JSONValue.formatNumber(ms)) ms after the uevent")
                 }

@@ -118,7 +118,7 @@ public final class OutputCompositor {
             return ([shadow.bounds], false)
         }
         let main = renderer(for: frame.look)
-        dropUnused(keeping: [frame.look, frame.previous].compactMap { $0 })
+        dropUnused(keeping: frame.look, frame.previous)
         framesDrawn += 1
         if frame.isSteady {
             if shadowOwner !== main {
@@ -208,9 +208,9 @@ public final class OutputCompositor {
         return b
     }
 
-    private func dropUnused(keeping looks: [SkeletonLook]) {
-        guard renderers.count > looks.count else { return }
-        for key in renderers.keys where !looks.contains(key) { renderers[key] = nil }
-        if let lastAsked, !looks.contains(lastAsked.look) { self.lastAsked = nil }
+    private func dropUnused(keeping look: SkeletonLook, _ previous: SkeletonLook?) {
+        guard renderers.count > (previous == nil ? 1 : 2) else { return }
+        for key in renderers.keys where key != look && key != previous { renderers[key] = nil }
+        if let lastAsked, lastAsked.look != look && lastAsked.look != previous { self.lastAsked = nil }
     }
 }

@@ -54,14 +54,14 @@ struct OutputLayouts {
 
     /// `look` as `output` shows it: its own layout with the look's overrides, or the look itself.
     func look(_ look: SkeletonLook, for output: String) -> SkeletonLook {
-        guard let own = assigned[output] else { return look }
+        guard !assigned.isEmpty, let own = assigned[output] else { return look }
         return SkeletonLook(layoutName: own.name, layout: own.layout, overrides: look.overrides)
     }
 
     /// `frame` as `output` shows it: its own layout with the session's overrides, dissolving
     /// from the one it showed before when that changed lately.
     func frame(_ frame: SessionFrame, for output: String, now: Double) -> SessionFrame {
-        guard let own = assigned[output] else { return frame }
+        guard !assigned.isEmpty, let own = assigned[output] else { return frame }
         var mapped = frame
         mapped.look = look(frame.look, for: output)
         if let previous = frame.previous {
@@ -86,6 +86,7 @@ struct OutputLayouts {
 
     /// Ends the dissolves that are over: true when one ended (its last frame is due).
     mutating func advance(to now: Double) -> Bool {
+        guard !dissolves.isEmpty else { return false }
         let before = dissolves.count
         dissolves = dissolves.filter { now < $0.value.start + $0.value.duration }
         return dissolves.count != before

@@ -91,6 +91,7 @@ final class PasswordAgent {
     /// Questions whose asker stopped waiting by `now` (CLOCK_MONOTONIC seconds) are dropped;
     /// returns their files.
     func expire(now: Double) -> [String] {
+        guard !asks.isEmpty else { return [] }
         let micro = UInt64(max(0, now) * 1_000_000)
         let expired = asks.filter { $0.hasExpired(atMicroseconds: micro) }.map(\.file)
         asks.removeAll { expired.contains($0.file) }

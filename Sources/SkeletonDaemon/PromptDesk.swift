@@ -133,7 +133,10 @@ final class PromptDesk {
     }
 
     /// The next time something is due: a held key's repeat, the wait for a keyboard.
-    var deadline: Double? { [keys?.repeatDue, keyboardDeadline].compactMap { $0 }.min() }
+    var deadline: Double? {
+        guard let due = keys?.repeatDue else { return keyboardDeadline }
+        return min(due, keyboardDeadline ?? due)
+    }
 
     func tick(now: Double) {
         keys?.repeatIfDue(now: now) { press($0, now: now) }

@@ -75,7 +75,10 @@ public final class Keyboard {
     }
 
     /// When a held key repeats next, or a device udev had not recorded is tried again.
-    public var repeatDue: Double? { [held?.next, retryAt].compactMap { $0 }.min() }
+    public var repeatDue: Double? {
+        guard let next = held?.next else { return retryAt }
+        return min(next, retryAt ?? next)
+    }
 
     /// Handles a ready descriptor of `watches`; false when it is not one of them.
     public func handle(_ fd: FileDescriptor, now: Double, _ action: (KeyAction) -> Void) -> Bool {

@@ -10,6 +10,12 @@ public struct PaintStops: Sendable {
         argb = colors.map { UInt32($0.alpha) << 24 | $0.xrgb }
         isOpaque = colors.allSatisfy(\.isOpaque)
     }
+
+    /// One colour: a pulse's paint, made each frame, allocates its one stop and nothing else.
+    public init(_ color: Color) {
+        argb = [UInt32(color.alpha) << 24 | color.xrgb]
+        isOpaque = color.isOpaque
+    }
 }
 
 /// How a shape is filled: the colour at pixel (x, y) is the gradient `stops` (evenly spaced,
@@ -39,7 +45,7 @@ public struct ShapePaint: Sendable {
         self.table = stops.argb.count > 1 ? table : nil
     }
 
-    public static func solid(_ color: Color) -> ShapePaint { ShapePaint(stops: [color]) }
+    public static func solid(_ color: Color) -> ShapePaint { ShapePaint(stops: PaintStops(color)) }
 
     public var isSolid: Bool { stops.count == 1 || (a == 0 && b == 0) }
 

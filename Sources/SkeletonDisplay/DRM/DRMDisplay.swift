@@ -9,7 +9,9 @@ public final class DRMDisplay: Display {
     public let backendName = "drm"
     public let path: String
     let fd: FileDescriptor
-    public private(set) var drmOutputs: [DRMOutput]
+    public private(set) var drmOutputs: [DRMOutput] {
+        didSet { listenForFlips() }
+    }
     /// What `open` was asked for, for the outputs a hotplug adds.
     let options: Options
     private var released = false
@@ -178,6 +180,15 @@ public final class DRMDisplay: Display {
         self.fd = fd
         self.drmOutputs = outputs
         self.options = options
+        listenForFlips()
+    }
+
+    /// Each output reads the completions right after queueing its flip: a driver that flips at
+    /// once (no vertical blank to wait for: bochs, virtio-gpu, simpledrm) has completed it by
+    /// then, and the loop is spared a turn woken for it alone. A flip still pending wakes the
+    /// loop through `eventDescriptor` as before.
+    private func listenForFlips() {
+        for output in drmOutputs { output.flipQueued = { [weak self] in self?.handleEvents() } }
     }
 
     deinit { close() }
@@ -185,7 +196,7 @@ public final class DRMDisplay: Display {
     public var outputs: [any DisplayOutput] { drmOutputs }
     public var eventDescriptor: FileDescriptor? { fd }
 
-    public func handleEvents() throws(DisplayError) {
+    public func handleEvents() {
         for crtc in DRMCalls.completedFlips(fd) {
             drmOutputs.first { $0.crtcID == crtc }?.flipCompleted()
         }
@@ -197,7 +208,7 @@ public final class DRMDisplay: Display {
     /// way, so the next program (a display manager, the kiosk app) can take the display.
     public func release(retainingPicture: Bool) {
         for output in drmOutputs {
-            output.drainFlip { try? handleEvents() }
+            output.drainFlip { handleEvents() }
             if retainingPicture { output.keepPicture() } else { output.restore() }
         }
         if !retainingPicture { inheritedConsole?.restore() }
@@ -249,7 +260,7 @@ public final class DRMDisplay: Display {
             }
         }
         for output in removed {
-            output.drainFlip { try? handleEvents() }
+            output.drainFlip { handleEvents() }
             output.turnOff()
             output.destroy()
         }
@@ -283,7 +294,7 @@ public final class DRMDisplay: Display {
         guard !destroyed else { return }
         destroyed = true
         for output in drmOutputs {
-            output.drainFlip { try? handleEvents() }
+            output.drainFlip { handleEvents() }
             output.destroy(keepingScreenFramebuffer: retained && output.detachScreenFramebuffer())
         }
         DRMCalls.close(fd)

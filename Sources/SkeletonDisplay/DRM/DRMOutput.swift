@@ -42,6 +42,8 @@ public final class DRMOutput: DisplayOutput {
     private var singleBuffered = false
     private var fallbackReason: String?
     public private(set) var framesPresented = 0
+    /// Called once a flip is queued: the display reads the completions that are in.
+    var flipQueued: () -> Void = {}
     /// nil until probed; false once DIRTYFB answered "not implemented".
     private var dirtySupported: Bool?
     var problem: String?
@@ -177,6 +179,7 @@ public final class DRMOutput: DisplayOutput {
         flipPending = true
         pair.backFilled(damage: damage)
         framesPresented += 1
+        flipQueued()
         return true
     }
 

@@ -57,7 +57,7 @@ public final class FrameRenderer: @unchecked Sendable {
         self.geometry = geometry
         self.skeletons = items.indices.compactMap { index in
             guard case .skeleton(let shape) = items[index] else { return nil }
-            return (index, shape)
+            return SkeletonEntry(item: index, shape: shape)
         }
         var bars: [Int: ProgressBar] = [:]
         for index in items.indices {
@@ -105,7 +105,14 @@ public final class FrameRenderer: @unchecked Sendable {
     private var inheritedDamage: [PixelRect] = []
 
     /// The skeleton shapes with their item indices.
-    private let skeletons: [(item: Int, shape: SkeletonShape)]
+    private let skeletons: [SkeletonEntry]
+
+    /// A struct, not a tuple: walking an array of tuples copied each one through the runtime's
+    /// generic tuple witnesses, twice a frame per shape.
+    private struct SkeletonEntry {
+        let item: Int
+        let shape: SkeletonShape
+    }
     private let geometry: [ItemGeometry]
 
     struct ItemGeometry: Equatable {
@@ -228,8 +235,9 @@ public final class FrameRenderer: @unchecked Sendable {
         guard paintTime != time else { return }
         paintTime = time
         var memo = ProgressMemo(time: time)
-        for (item, shape) in skeletons {
-            paints[item] = animator.paint(for: shape, progress: memo.progress(of: shape, animator),
+        for k in skeletons.indices {
+            let item = skeletons[k].item
+            paints[item] = animator.paint(for: skeletons[k].shape, progress: memo.progress(of: skeletons[k].shape, animator),
                                           table: tables[item], stops: stops[item])
         }
         for (item, bar) in bars {
@@ -326,9 +334,10 @@ public final class FrameRenderer: @unchecked Sendable {
         }
         guard animator.moves else { return PixelRect.coalesce(rects) }
         var before = ProgressMemo(time: t0), after = ProgressMemo(time: t1)
-        for (item, shape) in skeletons {
-            let p0 = before.progress(of: shape, animator), p1 = after.progress(of: shape, animator)
-            let area = animator.changedArea(of: shape, fromProgress: p0, toProgress: p1, table: tables[item])
+        for k in skeletons.indices {
+            let item = skeletons[k].item
+            let p0 = before.progress(of: skeletons[k].shape, animator), p1 = after.progress(of: skeletons[k].shape, animator)
+            let area = animator.changedArea(of: skeletons[k].shape, fromProgress: p0, toProgress: p1, table: tables[item])
             guard let area else { continue }
             let rect = PixelRect(enclosing: area).intersection(outputBounds)
             if !rect.isEmpty { rects.append(rect) }

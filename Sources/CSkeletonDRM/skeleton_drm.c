@@ -111,3 +111,11 @@ int skdrm_close_framebuffer(int fd, uint32_t fb_id) {
     struct skdrm_closefb request = { fb_id, 0 };
     return drmIoctl(fd, DRM_IOCTL_MODE_CLOSEFB, &request);
 }
+
+int64_t skdrm_crtc_framebuffer(int fd, uint32_t crtc_id) {
+    struct drm_mode_crtc crtc;
+    memset(&crtc, 0, sizeof(crtc));
+    crtc.crtc_id = crtc_id;
+    if (drmIoctl(fd, DRM_IOCTL_MODE_GETCRTC, &crtc) != 0) return -1;
+    return crtc.fb_id;
+}

@@ -45,6 +45,16 @@ public struct BufferPair: Sendable {
         lastDamage = damage
     }
 
+    /// The buffer on screen was written in place with `damage`: the back buffer lacks that too,
+    /// besides what it lacked. Past `lacksLimit` rectangles it is taken as stale instead (the
+    /// next flip copies it whole) rather than carrying a growing list.
+    public mutating func frontUpdated(damage: [PixelRect]) {
+        lastDamage = PixelRect.coalesce(lastDamage + damage)
+        if lastDamage.count > Self.lacksLimit { holdsItsFrame[back] = false }
+    }
+
+    public static let lacksLimit = 16
+
     /// The back buffer is on screen now.
     public mutating func flipped() { front = back }
 

@@ -22,4 +22,29 @@ struct BufferPairTests {
         pair.invalidate()
         #expect(pair.rectsToCopy(damage: [b], mirrored: true, bounds: bounds) == [bounds])
     }
+
+    @Test func writesIntoTheBufferOnScreenAddToWhatTheOtherLacks() {
+        let bounds = PixelRect(x: 0, y: 0, width: 50, height: 40)
+        let a = PixelRect(x: 1, y: 1, width: 4, height: 4), b = PixelRect(x: 30, y: 20, width: 4, height: 4)
+        let c = PixelRect(x: 40, y: 2, width: 3, height: 3)
+        var pair = BufferPair()
+        pair.backFilled(damage: [a])
+        pair.flipped()
+        pair.backFilled(damage: [a])
+        pair.flipped()
+        pair.frontUpdated(damage: [b])
+        #expect(pair.frontHoldsItsFrame, "the buffer on screen holds the frame written into it")
+        #expect(pair.backLacks == [a, b])
+        // The next flip brings the other buffer up to date with both and the new damage.
+        #expect(pair.rectsToCopy(damage: [c], mirrored: false, bounds: bounds) == [a, c, b])
+        pair.backFilled(damage: [c])
+        pair.flipped()
+        #expect(pair.backLacks == [c], "the buffer shown before lacks only the last frame's damage")
+        // Many scattered writes: the other buffer is taken as stale and copied whole.
+        for i in 0...BufferPair.lacksLimit {
+            pair.frontUpdated(damage: [PixelRect(x: (i % 4) * 12, y: 10 + (i / 4) * 7, width: 1, height: 1)])
+        }
+        #expect(pair.backLacks == nil)
+        #expect(pair.rectsToCopy(damage: [c], mirrored: false, bounds: bounds) == [bounds])
+    }
 }

@@ -11,6 +11,8 @@ boots once and runs, in the guest:
      output's mode, pixel for pixel (with xres/yres unlike the design size: the scale rule);
   3. `skeletonctl update --tint`: the next screenshot equals the render with that tint;
   4. an animated gradient: two screenshots a moment apart differ, only inside skeleton shapes;
+     a small shape pulsing (its frames written into the buffer on screen, not flipped): the
+     same, inside that shape;
      then short sweeps with long pauses (shown again so that the cycle starts at a known time):
      after two sweeps' frames drawn through the back buffer (damage only), each of three
      screenshots in the second pause (each taken in a pause, by the guest's clock) equals the
@@ -98,12 +100,32 @@ DISSOLVE = dict(SOLID, name="dissolve", canvas=dict(SOLID["canvas"], background=
                 presentation={"style": "solid", "animated": False,
                               "transition": {"kind": "crossDissolve", "duration": 0.25}})
 TINT = "#E74C3C"
+# One small shape pulsing: each frame changes less than 1/64 of the screen and is written into
+# the buffer on screen (DRMOutput.inPlaceShare), with DIRTYFB over it on virtio-gpu.
+PULSE_SHAPE = [620, 340, 40, 40]
+PULSE = dict(SOLID, name="pulse",
+             presentation={"style": "solid", "animated": True, "transition": {"kind": "none"}},
+             root={"kind": "view", "children": [{"kind": "view", "frame": PULSE_SHAPE}]})
 
 # name: (device, device args, the mode the output should get)
 CASES = {
     "VGA": ("VGA", "xres=1024,yres=768", (1024, 768)),
     "virtio-gpu-pci": ("virtio-gpu-pci", "", None),
 }
+
+# The framebuffer the primary plane scans out, as the kernel's DRM state says (debugfs), read
+# six times 70 ms apart: frames flipped show both buffers, frames written in place one.
+SCANNED_OUT = r"""
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+scanned_out() {
+    fbs=""
+    for i in 1 2 3 4 5 6; do
+        fbs="$fbs $(sed -n 's/^[[:space:]]*fb=\([0-9]*\)$/\1/p' /sys/kernel/debug/dri/0/state | head -1)"
+        usleep 70000
+    done
+    echo "@@SCANNED_OUT_$1$fbs"
+}
+"""
 
 # The C reference (a mode set and one fill), then skeletond started the same way: each the first
 # program of its kind in the boot, so both start cold, as at a real boot.
@@ -155,7 +177,7 @@ def boot_record(log: str) -> tuple[str, bytes] | None:
 
 GUEST = r"""
 ctl() { /bin/skeletonctl --socket /run/skeletond/control.sock "$@"; }
-""" + CONSOLE_SHOT + start_both() + r"""
+""" + SCANNED_OUT + CONSOLE_SHOT + start_both() + r"""
 wait_for_line /tmp/d.log 'frame cache: wrote' 30 || fail "skeletond wrote no frame cache entry"
 """ + PRINT_BOOT_RECORD + r"""
 ctl ping || fail "no ping"
@@ -172,6 +194,13 @@ ctl ping
 shot anim1
 usleep 300000
 shot anim2
+scanned_out ANIM
+ctl show pulse --transition none --wait || fail "show pulse failed"
+usleep 200000
+shot pulse1
+usleep 300000
+shot pulse2
+scanned_out PULSE
 ctl update paused || fail "switch to the paused sweep failed"
 # Shown again with the paused sweep in force (and the tint): its cycle starts between the marks.
 ctl hide --transition none --wait || fail "hide before the paused sweep failed"
@@ -566,6 +595,7 @@ def run_case(name: str, c: Checker, c_binary: Path) -> dict:
     (layouts / "animated.json").write_text(json.dumps(ANIMATED))
     (layouts / "paused.json").write_text(json.dumps(PAUSED))
     (layouts / "dissolve.json").write_text(json.dumps(DISSOLVE))
+    (layouts / "pulse.json").write_text(json.dumps(PULSE))
     files = {
         "/bin/skeletond": (STATIC / "skeletond", 0o755),
         "/bin/skeletonctl": (STATIC / "skeletonctl", 0o755),
@@ -574,6 +604,7 @@ def run_case(name: str, c: Checker, c_binary: Path) -> dict:
         "/layouts/animated.json": layouts / "animated.json",
         "/layouts/paused.json": layouts / "paused.json",
         "/layouts/dissolve.json": layouts / "dissolve.json",
+        "/layouts/pulse.json": layouts / "pulse.json",
         "/etc/skeletond.json": b"{}",
     }
     print(f"== {name}: -device {device}{',' + args if args else ''}")
@@ -628,6 +659,19 @@ def run_case(name: str, c: Checker, c_binary: Path) -> dict:
     print(f"  two animated screenshots: {d.count} pixels differ, {len(outside)} of them outside the {len(rects)} skeleton shapes")
     c.check(f"{name}: animated screenshots differ", inside, str(d))
     c.check(f"{name}: they differ only inside skeleton shapes", not outside, f"e.g. {outside[:5]}")
+
+    # 2, small: a pulse written into the buffer on screen shows, and only inside its shape.
+    d = png.compare(shots["pulse2"], shots["pulse1"])
+    (rx, ry, rw, rh), = skeleton_rects(layouts / "pulse.json", size)
+    box = d.bbox
+    within = box is not None and rx - 1 <= box[0] and ry - 1 <= box[1] and box[2] <= rx + rw + 1 and box[3] <= ry + rh + 1
+    print(f"  two screenshots of the small pulse: {d.count} pixels differ, within {box} (the shape: {rx:.0f},{ry:.0f} {rw:.0f}x{rh:.0f})")
+    c.check(f"{name}: a small pulse written in place shows on screen", d.count > 0, str(d))
+    c.check(f"{name}: it changes nothing outside its shape", within, f"differences within {box}")
+    scanned = {kind: set(m.split()) for kind, m in re.findall(r"@@SCANNED_OUT_(ANIM|PULSE)((?: \d+)*)", log)}
+    print(f"  framebuffers scanned out, the gradient's frames / the pulse's: {scanned.get('ANIM')} / {scanned.get('PULSE')}")
+    c.check(f"{name}: the gradient's frames are flipped (both buffers scanned out)", len(scanned.get("ANIM", ())) == 2, str(scanned))
+    c.check(f"{name}: the pulse's frames are written in place (one buffer scanned out)", len(scanned.get("PULSE", ())) == 1, str(scanned))
 
     # 2, continued: frames drawn through the back buffer leave nothing behind. Every shot taken in a
     # pause must equal the render, and each of the three must have been taken in one (the guest's

@@ -21,4 +21,8 @@ uint32_t skdrm_mode_refresh_millihertz(const void *mode_info);
 /* DRM_IOCTL_MODE_CLOSEFB (Linux 6.8), defined here for older headers; -1 with errno on failure. */
 int skdrm_close_framebuffer(int fd, uint32_t fb_id);
 
+/* The framebuffer the CRTC scans out (0: none), by one DRM_IOCTL_MODE_GETCRTC into the stack
+   (drmModeGetCrtc allocates); -1 with errno on failure. */
+int64_t skdrm_crtc_framebuffer(int fd, uint32_t crtc_id);
+
 #endif

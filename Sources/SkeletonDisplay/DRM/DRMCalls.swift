@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CLibDRM
 import CSkeletonDRM
+import SkeletonRender
 import SkeletonSystem
 
 /// Every libdrm and system call of the DRM backend. Failures become `DisplayError`s that name
@@ -150,10 +151,21 @@ enum DRMCalls {
         return r == 0 ? nil : errorCode(r)
     }
 
-    /// drmModeDirtyFB over the whole framebuffer; returns the errno on failure.
-    static func dirty(_ fd: FileDescriptor, framebuffer: UInt32) -> Int32? {
-        let r = drmModeDirtyFB(fd.rawValue, framebuffer, nil, 0)
+    /// drmModeDirtyFB over the whole framebuffer, or over `rects` alone; returns the errno on failure.
+    static func dirty(_ fd: FileDescriptor, framebuffer: UInt32, rects: [PixelRect] = []) -> Int32? {
+        var clips = rects.map {
+            drmModeClip(x1: UInt16(clamping: $0.x), y1: UInt16(clamping: $0.y), x2: UInt16(clamping: $0.maxX), y2: UInt16(clamping: $0.maxY))
+        }
+        let r = clips.isEmpty ? drmModeDirtyFB(fd.rawValue, framebuffer, nil, 0)
+            : drmModeDirtyFB(fd.rawValue, framebuffer, &clips, UInt32(clips.count))
         return r == 0 ? nil : errorCode(r)
+    }
+
+    /// The framebuffer the CRTC scans out (`skdrm_crtc_framebuffer`: DRM_IOCTL_MODE_GETCRTC); nil
+    /// when the call failed.
+    static func scannedOut(_ fd: FileDescriptor, crtc: UInt32) -> UInt32? {
+        let id = skdrm_crtc_framebuffer(fd.rawValue, crtc)
+        return id < 0 ? nil : UInt32(id)
     }
 
     /// drmHandleEvent: the CRTC ids whose page flips completed.

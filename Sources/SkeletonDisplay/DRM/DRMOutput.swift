@@ -9,7 +9,8 @@ import SkeletonRender
 
 /// One connector on its own CRTC: two dumb buffers flipped in turn (the second made at the
 /// first flip), a RAM shadow canvas the frames are drawn in, and only the damaged rectangles
-/// copied into the back buffer (turned by `rotation` on the way, for a panel on its side).
+/// copied into the back buffer (turned by `rotation` on the way, for a panel on its side). A
+/// frame that changes only a small part of the screen is written into the buffer on screen.
 public final class DRMOutput: DisplayOutput {
     public let name: String
     /// The picture's size: the mode's, turned by `rotation`.
@@ -46,6 +47,17 @@ public final class DRMOutput: DisplayOutput {
     var flipQueued: () -> Void = {}
     /// nil until probed; false once DIRTYFB answered "not implemented".
     private var dirtySupported: Bool?
+    /// The last frame that was not a whole one changed a small part of the screen: the next
+    /// one is drawn in the shadow (no mirror), so that it can go into the buffer on screen if it
+    /// is small too.
+    private var lastFrameSmall = false
+
+    /// A frame whose damage covers at most this share of the screen (1/64: a spinner, a bar's
+    /// fill, a shape of a few hundred pixels pulsing) is written into the buffer on screen, as
+    /// Plymouth writes every frame, not flipped: a flip costs the kernel an atomic commit and its
+    /// worker a turn each frame, where a write this small lasts microseconds, too short for the
+    /// scan-out to show it torn. Larger damage is flipped.
+    static let inPlaceShare = 64
     var problem: String?
 
     /// `adopting`: the buffer a `BootDisplay` set this mode on, holding the cached first frame,
@@ -109,7 +121,7 @@ public final class DRMOutput: DisplayOutput {
     /// frame's damage and the last frame's straight into it, past the shadow (write only; the
     /// buffer is not on screen, since no flip is pending).
     public var mirror: Mirror? {
-        guard rotation == .upright, canPresent, modeSet, buffers.count == 2, let lacks = pair.backLacks else { return nil }
+        guard !lastFrameSmall, rotation == .upright, canPresent, modeSet, buffers.count == 2, let lacks = pair.backLacks else { return nil }
         return Mirror(canvas: buffers[pair.back].canvas, lacks: lacks)
     }
 
@@ -135,6 +147,19 @@ public final class DRMOutput: DisplayOutput {
             }
             markDirty(target)
             pair.frontFilled(damage: damage, whole: true)
+            framesPresented += 1
+            return true
+        }
+        let small = rotation == .upright && Self.isSmall(damage, of: physicalSize)
+        // A whole frame (the first without the mirror starts from a whole shadow) says nothing
+        // of the frames to come: the guess stands.
+        if !damage.contains(shadowBuffer.canvas.bounds) { lastFrameSmall = small }
+        if small, !mirrored, pair.frontHoldsItsFrame, scansOutFront {
+            let screen = buffers[front]
+            let rects = PixelRect.coalesce(damage)
+            for rect in rects { screen.canvas.copy(rect, from: shadowBuffer.canvas) }
+            markDirty(screen, rects: rects)
+            pair.frontUpdated(damage: damage)
             framesPresented += 1
             return true
         }
@@ -237,6 +262,15 @@ public final class DRMOutput: DisplayOutput {
         return rows
     }
 
+    private static func isSmall(_ damage: [PixelRect], of size: Size) -> Bool {
+        damage.reduce(0) { $0 + $1.width * $1.height } * inPlaceShare <= size.width * size.height
+    }
+
+    /// The CRTC still shows the buffer on screen (a console that set its own mode took it
+    /// otherwise, and only a flip or a mode set brings the frames back): asked before each
+    /// write in place, as Plymouth asks before each of its writes.
+    private var scansOutFront: Bool { DRMCalls.scannedOut(fd, crtc: crtcID) == buffers[front].framebuffer }
+
     /// The flip event arrived: the back buffer is on screen.
     func flipCompleted() {
         guard flipPending else { return }
@@ -246,9 +280,9 @@ public final class DRMOutput: DisplayOutput {
 
     /// DIRTYFB after a write to the buffer on screen, for drivers that need it (virtio-gpu,
     /// cirrus); "not implemented" (bochs) is remembered and never asked again.
-    private func markDirty(_ buffer: DumbBuffer) {
+    private func markDirty(_ buffer: DumbBuffer, rects: [PixelRect] = []) {
         guard dirtySupported != false else { return }
-        if let code = DRMCalls.dirty(fd, framebuffer: buffer.framebuffer) {
+        if let code = DRMCalls.dirty(fd, framebuffer: buffer.framebuffer, rects: rects) {
             if code == ENOSYS || code == EOPNOTSUPP || code == EINVAL { dirtySupported = false }
         } else {
             dirtySupported = true

@@ -101,7 +101,7 @@ DISSOLVE = dict(SOLID, name="dissolve", canvas=dict(SOLID["canvas"], background=
                               "transition": {"kind": "crossDissolve", "duration": 0.25}})
 TINT = "#E74C3C"
 # One small shape pulsing: each frame changes less than 1/64 of the screen and is written into
-# the buffer on screen (DRMOutput.inPlaceShare), with DIRTYFB over it on virtio-gpu.
+# the buffer on screen (InPlaceWrites.share), with DIRTYFB over it on virtio-gpu.
 PULSE_SHAPE = [620, 340, 40, 40]
 PULSE = dict(SOLID, name="pulse",
              presentation={"style": "solid", "animated": True, "transition": {"kind": "none"}},

@@ -47,17 +47,7 @@ public final class DRMOutput: DisplayOutput {
     var flipQueued: () -> Void = {}
     /// nil until probed; false once DIRTYFB answered "not implemented".
     private var dirtySupported: Bool?
-    /// The last frame that was not a whole one changed a small part of the screen: the next
-    /// one is drawn in the shadow (no mirror), so that it can go into the buffer on screen if it
-    /// is small too.
-    private var lastFrameSmall = false
-
-    /// A frame whose damage covers at most this share of the screen (1/64: a spinner, a bar's
-    /// fill, a shape of a few hundred pixels pulsing) is written into the buffer on screen, as
-    /// Plymouth writes every frame, not flipped: a flip costs the kernel an atomic commit and its
-    /// worker a turn each frame, where a write this small lasts microseconds, too short for the
-    /// scan-out to show it torn. Larger damage is flipped.
-    static let inPlaceShare = 64
+    private var inPlace = InPlaceWrites()
     var problem: String?
 
     /// `adopting`: the buffer a `BootDisplay` set this mode on, holding the cached first frame,
@@ -121,7 +111,7 @@ public final class DRMOutput: DisplayOutput {
     /// frame's damage and the last frame's straight into it, past the shadow (write only; the
     /// buffer is not on screen, since no flip is pending).
     public var mirror: Mirror? {
-        guard !lastFrameSmall, rotation == .upright, canPresent, modeSet, buffers.count == 2, let lacks = pair.backLacks else { return nil }
+        guard !inPlace.expectsSmall, rotation == .upright, canPresent, modeSet, buffers.count == 2, let lacks = pair.backLacks else { return nil }
         return Mirror(canvas: buffers[pair.back].canvas, lacks: lacks)
     }
 
@@ -150,11 +140,8 @@ public final class DRMOutput: DisplayOutput {
             framesPresented += 1
             return true
         }
-        let small = rotation == .upright && Self.isSmall(damage, of: physicalSize)
-        // A whole frame (the first without the mirror starts from a whole shadow) says nothing
-        // of the frames to come: the guess stands.
-        if !damage.contains(shadowBuffer.canvas.bounds) { lastFrameSmall = small }
-        if small, !mirrored, pair.frontHoldsItsFrame, scansOutFront {
+        if rotation == .upright, inPlace.isSmall(damage, in: shadowBuffer.canvas.bounds), !mirrored,
+           pair.frontHoldsItsFrame, scansOutFront {
             let screen = buffers[front]
             let rects = PixelRect.coalesce(damage)
             for rect in rects { screen.canvas.copy(rect, from: shadowBuffer.canvas) }
@@ -260,10 +247,6 @@ public final class DRMOutput: DisplayOutput {
             rows.append(contentsOf: UnsafeBufferPointer(start: canvas.row(y), count: canvas.width))
         }
         return rows
-    }
-
-    private static func isSmall(_ damage: [PixelRect], of size: Size) -> Bool {
-        damage.reduce(0) { $0 + $1.width * $1.height } * inPlaceShare <= size.width * size.height
     }
 
     /// The CRTC still shows the buffer on screen (a console that set its own mode took it

@@ -7,17 +7,23 @@ import SkeletonRender
 /// scan-out to show it torn. Larger damage is flipped.
 struct InPlaceWrites {
     static let share = 64
+    /// Small frames in a row before the next is expected small too.
+    static let settle = 4
 
-    /// The last frame that was not a whole one was small: the next one is drawn in the shadow
-    /// (no mirror into the back buffer), so that it can be written in place if it is small too.
-    private(set) var expectsSmall = false
-
-    /// Whether a frame with `damage` on a screen of `bounds` is small, remembered as the guess
-    /// for the next frame unless it is a whole one (the first frame without the mirror is drawn
+    /// Small frames in a row, whole frames left out (the first frame without the mirror is drawn
     /// whole from the shadow, which says nothing of the frames to come).
+    private var smallInARow = 0
+
+    /// The next frame is drawn in the shadow (no mirror into the back buffer), so that it can be
+    /// written in place if it is small. Leaving the mirror costs one whole frame (the shadow
+    /// lags behind the back buffer), so a few small frames between large ones (a shimmer's band
+    /// between two rows of shapes) do not.
+    var expectsSmall: Bool { smallInARow >= Self.settle }
+
+    /// Whether a frame with `damage` on a screen of `bounds` is small; counted for the guess.
     mutating func isSmall(_ damage: [PixelRect], in bounds: PixelRect) -> Bool {
         let small = damage.reduce(0) { $0 + $1.width * $1.height } * Self.share <= bounds.width * bounds.height
-        if !damage.contains(bounds) { expectsSmall = small }
+        if !damage.contains(bounds) { smallInARow = small ? smallInARow + 1 : 0 }
         return small
     }
 }

@@ -7,15 +7,17 @@ public struct PaintStops: Sendable {
 
     public init(_ colors: [Color]) {
         precondition(!colors.isEmpty, "a paint needs a colour")
-        argb = colors.map { UInt32($0.alpha) << 24 | $0.xrgb }
+        argb = colors.map(Self.argb)
         isOpaque = colors.allSatisfy(\.isOpaque)
     }
 
     /// One colour: a pulse's paint, made each frame, allocates its one stop and nothing else.
     public init(_ color: Color) {
-        argb = [UInt32(color.alpha) << 24 | color.xrgb]
+        argb = [Self.argb(color)]
         isOpaque = color.isOpaque
     }
+
+    private static func argb(_ color: Color) -> UInt32 { UInt32(color.alpha) << 24 | color.xrgb }
 }
 
 /// How a shape is filled: the colour at pixel (x, y) is the gradient `stops` (evenly spaced,

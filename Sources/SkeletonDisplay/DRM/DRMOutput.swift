@@ -146,7 +146,7 @@ public final class DRMOutput: DisplayOutput {
             let rects = PixelRect.coalesce(damage)
             for rect in rects { screen.canvas.copy(rect, from: shadowBuffer.canvas) }
             markDirty(screen, rects: rects)
-            pair.frontUpdated(damage: damage)
+            pair.frontUpdated(damage: rects)
             framesPresented += 1
             return true
         }

@@ -14,6 +14,7 @@ extension Daemon {
         status.initramfs = initramfs
         status.framesDrawn = pacer.framesDrawn
         status.framesLate = pacer.framesLate
+        status.framesRepeated = pacer.framesRepeated
         status.frameRate = (pacer.frameRate(now: now) * 10).rounded() / 10
         status.uptime = ((now - startTime) * 1000).rounded() / 1000
         status.clients = server?.clients.count ?? 0

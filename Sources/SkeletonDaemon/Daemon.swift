@@ -228,6 +228,8 @@ public final class Daemon {
     /// loaded machine the shutdown layout's message took over 1 s to shape; the old frame
     /// staying a little longer is better than a message seen as a grey bar first.
     static let spriteHold = 2.0
+    /// How many frame slots ahead a drawn frame is looked for again (half a second at 30 fps).
+    static let repeatLookAhead = 15
 
     /// Seconds since this process started (10 ms resolution), from /proc.
     public static func processAgeSeconds() -> Double? { SystemCalls.processAgeSeconds() }
@@ -304,6 +306,9 @@ public final class Daemon {
         promptsTick(now: now)
         let moving = framesMove(at: now)
         pacer.followsDisplay = host.pacedByDisplay
+        // Slots left out because they repeated the frame on screen are due again when anything
+        // but the skeleton's own animation changes.
+        if needsDraw || host.hasArrivals || screen.outputLayouts.isMoving || host.contentMoves { pacer.cancelSkip(now: now) }
         if (needsDraw || moving) && pacer.mayDraw(at: now, moving: moving) {
             drawFrame(at: now, moving: moving)
             resolveWaiters()
@@ -420,6 +425,11 @@ public final class Daemon {
         // bar) in a presentation that does not animate: the next frame is then due as well.
         if let late = pacer.drew(at: now, moving: moving || framesMove(at: now)) {
             logger.debug("frame late by \(JSONValue.formatNumber((late * 1000).rounded())) ms")
+        }
+        // The loop sleeps through the slots whose frames would repeat this one.
+        if moving, !needsDraw, !layouts.isMoving, let next = pacer.nextFrame {
+            pacer.skip(host.repeats(of: frame, from: next - now, interval: pacer.interval, slots: Self.repeatLookAhead,
+                                    as: { layouts.frame($0, for: $1, now: now) }))
         }
     }
 

@@ -346,6 +346,26 @@ final class DisplayHost {
         return complete ? .complete : .incomplete
     }
 
+    /// How many of the next `slots` frame slots (the first `offset` seconds after `frame`, the
+    /// others `interval` apart) would show every output exactly as `frame` shows it: a pulse
+    /// between near colours (a light tint and its complement) keeps each colour for several
+    /// frames. None while the frame blends, asks a question, dissolves onto a new monitor or
+    /// moves a bar.
+    func repeats(of frame: SessionFrame, from offset: Double, interval: Double, slots: Int,
+                 as perOutput: (SessionFrame, String) -> SessionFrame) -> Int {
+        guard frame.isSteady, frame.prompt == nil, !hasArrivals, !contentMoves, !compositors.isEmpty else { return 0 }
+        var count = 0
+        while count < slots {
+            let later = frame.animationTime + offset + Double(count) * interval
+            for compositor in compositors {
+                let renderer = compositor.renderer(for: perOutput(frame, compositor.output.name).look)
+                guard renderer.showsSameFrame(at: later, as: frame.animationTime) else { return count }
+            }
+            count += 1
+        }
+        return count
+    }
+
     /// A frame is owed to a waiting `show --wait` only by a display that can show it.
     var unshowableReason: String? {
         guard let display else { return nil }

@@ -8,6 +8,10 @@ struct FramePacer {
     private(set) var lastDraw: Double?
     private(set) var framesDrawn = 0
     private(set) var framesLate = 0
+    /// Slots of the grid left out because their frames would show what is on screen.
+    private(set) var framesRepeated = 0
+    /// While slots are left out: the first of them (the grid's next slot before the skip).
+    private var skippedFrom: Double?
     private var recentFrames: [Double] = []
     /// The display paces frames itself (a Wayland compositor's frame callbacks): a moving
     /// picture's frame is drawn as soon as the display takes one, `pacedSpacing` of an interval
@@ -53,6 +57,7 @@ struct FramePacer {
     @discardableResult
     mutating func drew(at now: Double, moving: Bool) -> Double? {
         lastDraw = now
+        skippedFrom = nil
         framesDrawn += 1
         recentFrames.append(now)
         if recentFrames.count > 240 { recentFrames.removeFirst(recentFrames.count - 240) }
@@ -76,7 +81,27 @@ struct FramePacer {
     }
 
     /// Nothing moves and nothing is owed: no frame is due.
-    mutating func stop() { nextFrame = nil }
+    mutating func stop() {
+        nextFrame = nil
+        skippedFrom = nil
+    }
+
+    /// The next `count` slots of the grid would show the frame on screen again: the loop
+    /// sleeps through them, and the next frame is due at the slot after them.
+    mutating func skip(_ count: Int) {
+        guard count > 0, !followsDisplay, let next = nextFrame else { return }
+        skippedFrom = skippedFrom ?? next
+        nextFrame = next + Double(count) * interval
+        framesRepeated += count
+    }
+
+    /// Something besides the animation changed (a command, an output, a bar): the slots left
+    /// out are due again, the one last passed at once.
+    mutating func cancelSkip(now: Double) {
+        guard let from = skippedFrom else { return }
+        skippedFrom = nil
+        nextFrame = from + max(0, ((now - from) / interval).rounded(.down)) * interval
+    }
 
     /// Frames per second over the last second.
     func frameRate(now: Double) -> Double {

@@ -13,6 +13,8 @@ public struct StatusReply: Sendable, Equatable {
     public var goingDown: ShutdownMode?
     public var framesDrawn = 0
     public var framesLate = 0
+    /// Animation frames not drawn because they would have shown the frame on screen again.
+    public var framesRepeated = 0
     /// Frames per second over the last second, to a tenth.
     public var frameRate = 0.0
     /// Seconds since the daemon started, to a millisecond.
@@ -35,7 +37,8 @@ public struct StatusReply: Sendable, Equatable {
     public var fields: [String: JSONValue] {
         var f: [String: JSONValue] = [
             "state": .string(state.rawValue), "retained": .bool(retained), "deactivated": .bool(deactivated),
-            "framesDrawn": .number(Double(framesDrawn)), "framesLate": .number(Double(framesLate)), "frameRate": .number(frameRate),
+            "framesDrawn": .number(Double(framesDrawn)), "framesLate": .number(Double(framesLate)),
+            "framesRepeated": .number(Double(framesRepeated)), "frameRate": .number(frameRate),
             "uptime": .number(uptime), "clients": .number(Double(clients)), "backend": .string(backend),
             "outputs": .array(outputs.map(\.json)),
         ]
@@ -64,6 +67,7 @@ public struct StatusReply: Sendable, Equatable {
         }
         framesDrawn = try reader.integer("framesDrawn")
         framesLate = try reader.integer("framesLate")
+        framesRepeated = try reader.integer("framesRepeated")
         frameRate = try reader.number("frameRate")
         uptime = try reader.number("uptime")
         clients = try reader.integer("clients")

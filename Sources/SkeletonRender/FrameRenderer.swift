@@ -323,6 +323,20 @@ public final class FrameRenderer: @unchecked Sendable {
     /// Forgets the previous frame: the next `render` draws everything.
     public func invalidate() { lastTime = nil }
 
+    /// The frame at `t1` has the pixels of the frame at `t0`: no skeleton's paint and no bar's
+    /// fill differs between them. Stops at the first shape that differs.
+    public func showsSameFrame(at t1: Double, as t0: Double) -> Bool {
+        for bar in bars.values where bar.fill(at: t0) != bar.fill(at: t1) { return false }
+        guard animator.moves else { return true }
+        var before = ProgressMemo(time: t0), after = ProgressMemo(time: t1)
+        for k in skeletons.indices {
+            let shape = skeletons[k].shape
+            let p0 = before.progress(of: shape, animator), p1 = after.progress(of: shape, animator)
+            if animator.changedArea(of: shape, fromProgress: p0, toProgress: p1, table: tables[skeletons[k].item]) != nil { return false }
+        }
+        return true
+    }
+
     /// The pixel rectangles that can differ between the frames at `t0` and `t1`.
     public func changedRects(from t0: Double, to t1: Double) -> [PixelRect] {
         var rects: [PixelRect] = []

@@ -32,13 +32,18 @@ public struct ShapeAnimator: Sendable {
         case (.solid, false):
             return ShapePaint(stops: stops)
         case (.solid, true):
-            return .solid(shape.tint.mixed(with: shape.tint.complement, p))
+            return .solid(pulseColor(of: shape, progress: p))
         case (.gradient, false):
             let r = shape.rect
             return ShapePaint(stops: stops, a: 0, b: 1 / r.height, c: -r.y / r.height, table: table)
         case (.gradient, true):
             return slidingPaint(shape, progress: p, stops: stops, table: table)
         }
+    }
+
+    /// A pulsing shape's colour at eased progress `p`: its tint mixed with the tint's complement.
+    public func pulseColor(of shape: SkeletonShape, progress p: Double) -> Color {
+        shape.tint.mixed(with: shape.tint.complement, p)
     }
 
     /// The colours a shape is painted in under this presentation: its tint or its gradient.
@@ -64,7 +69,9 @@ public struct ShapeAnimator: Sendable {
         return ShapePaint(stops: stops, a: a, b: b, c: c, table: table)
     }
 
-    /// The part of `shape` whose pixels may differ between progress `p0` and progress `p1`.
+    /// The part of `shape` whose pixels may differ between progress `p0` and progress `p1`;
+    /// nil for a pulse whose colour is the same at both (between two near colours, such as a
+    /// light tint and its complement, a pulse keeps each colour for several frames).
     /// With the shape's gradient `table`, the band leaves out the ends of the gradient that
     /// are the end colours already (where a light gradient changes by a few levels, a few
     /// percent of the band at each end).
@@ -72,7 +79,9 @@ public struct ShapeAnimator: Sendable {
                             table: GradientTable? = nil) -> Rect? {
         guard moves, p0 != p1 else { return nil }
         let bounds = shape.rect.intersection(shape.clip)
-        if presentation.style == .solid { return bounds }
+        if presentation.style == .solid {
+            return pulseColor(of: shape, progress: p0) == pulseColor(of: shape, progress: p1) ? nil : bounds
+        }
         let f = presentation.animation.space == .screen ? screen : shape.rect
         // At progress p, a point at s along the sweep reads the gradient at s + 1 - 2p, so the
         // part that is not one end colour is s in (2p - 1 + below, 2p - 1 + above); map the

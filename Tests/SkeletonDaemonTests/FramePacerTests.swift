@@ -67,4 +67,73 @@ struct FramePacerTests {
         pacer.drew(at: 1.3, moving: false)
         #expect(pacer.pacedEarliest == nil)
     }
+
+    static let pulse = """
+        {"name": "pulse", "canvas": {"width": 200, "height": 100, "background": "#000000"},
+         "presentation": {"style": "solid", "animated": true},
+         "root": {"kind": "view", "children": [{"kind": "view", "frame": [90, 40, 22, 22]}]}}
+        """
+
+    /// A pulse between the default tint and its complement keeps each of its 14 levels for
+    /// several frames: the loop sleeps through the slots that would repeat the frame on screen,
+    /// and at every slot the screen is that slot's frame all the same.
+    @Test func framesThatRepeatTheOneOnScreenAreSleptThrough() throws {
+        let d = try SteppedDaemon(layouts: ["pulse": Self.pulse], start: "pulse", settings: #"{"display": {"maxFps": 30}}"#)
+        d.step(to: 101)
+        let origin = try #require(d.daemon.pacer.lastDraw)
+        let drawn = d.daemon.pacer.framesDrawn, repeated = d.daemon.pacer.framesRepeated
+        var wakes = 0
+        for slot in 1...60 {
+            let time = origin + Double(slot) / 30
+            while let deadline = d.events.deadline, deadline <= time + 1e-9, deadline > d.clock.now {
+                d.clock.set(deadline)
+                wakes += 1
+                d.step(to: deadline)
+            }
+            d.step(to: time + 1e-9)
+            let frame = try #require(d.daemon.session.frame(at: d.clock.now))
+            let expected = try d.render("pulse", at: frame.animationTime - (d.clock.now - time))
+            #expect(d.screen.pixels == expected.pixels, "slot \(slot)")
+        }
+        let drawnNow = d.daemon.pacer.framesDrawn - drawn, repeatedNow = d.daemon.pacer.framesRepeated - repeated
+        #expect(repeatedNow >= 20, "\(repeatedNow) frames left out, \(drawnNow) drawn")
+        #expect((58...62).contains(drawnNow + repeatedNow), "\(drawnNow) drawn and \(repeatedNow) left out in 60 slots")
+        #expect(wakes <= drawnNow + 1, "\(wakes) wakes for \(drawnNow) frames")
+        #expect(d.daemon.pacer.framesLate == 0)
+        let client = try d.connect()
+        #expect(d.request(client, #"{"command": "status"}"#)?["framesRepeated"] == .number(Double(d.daemon.pacer.framesRepeated)))
+    }
+
+    /// A command that comes while slots are left out is drawn at the next slot, not after them.
+    @Test func aCommandBetweenRepeatedFramesIsDrawnAtTheNextSlot() throws {
+        let d = try SteppedDaemon(layouts: ["pulse": Self.pulse], start: "pulse", settings: #"{"display": {"maxFps": 30}}"#)
+        d.step(to: 101)
+        // Into a stretch of left-out slots: the loop sleeps past the next slot.
+        var sleepsLong = false
+        for _ in 0..<60 {
+            guard let deadline = d.events.deadline, let last = d.daemon.pacer.lastDraw else { break }
+            if deadline > last + 1.5 / 30 {
+                d.step(to: last + 1.2 / 30)
+                sleepsLong = true
+                break
+            }
+            d.step(to: deadline)
+        }
+        #expect(sleepsLong, "no slot was left out")
+        let client = try d.connect()
+        let before = d.screen[100, 50], drawn = d.daemon.pacer.framesDrawn
+        #expect(d.request(client, ##"{"command": "update", "tint": "#FF0000"}"##)?["updated"] == .bool(true))
+        // Drawn without the loop turning over and over until the grid's slot.
+        var turns = 0
+        while d.events.wakes(at: d.clock.now) && turns < 100 {
+            d.daemon.turn()
+            turns += 1
+        }
+        #expect(turns <= 3, "\(turns) turns at one instant")
+        d.step(to: d.clock.now + 1.0 / 30 + 0.001)
+        // The change dissolves in from the next slot on.
+        let shown = d.screen[100, 50]
+        #expect(d.daemon.pacer.framesDrawn > drawn)
+        #expect((shown >> 16) & 0xFF > (shown >> 8) & 0xFF, "\(String(shown, radix: 16)) one slot after the update, \(String(before, radix: 16)) before")
+    }
 }

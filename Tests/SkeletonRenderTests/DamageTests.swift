@@ -183,6 +183,51 @@ struct DamageTests {
         #expect(renderer.changedRects(from: 0.1, to: 0.4).isEmpty)
     }
 
+    /// A pulse between the default tint (#ECF0F1) and its complement (#DEE2E3) moves 14 levels
+    /// a second: at 30 frames a second most frames repeat the one before. Those have no damage,
+    /// and `showsSameFrame` says so exactly when two full renders are equal.
+    @Test func aPulseRepeatsFramesBetweenItsLevels() throws {
+        let extra = #""presentation": {"style": "solid", "animated": true}"#
+        let layout = try loadLayout(layoutJSON(width: 60, height: 40, extra: extra,
+                                               children: [#"{"kind": "view", "frame": [10, 10, 22, 22]}"#]))
+        let renderer = FrameRenderer(layout: layout)
+        let reference = FrameRenderer(layout: layout)
+        let canvas = PixelBuffer(width: 60, height: 40)
+        let before = PixelBuffer(width: 60, height: 40), after = PixelBuffer(width: 60, height: 40)
+        renderer.renderFull(at: 0, into: canvas.canvas)
+        var repeated = 0
+        for frame in 1...60 {
+            let t0 = Double(frame - 1) / 30, t1 = Double(frame) / 30
+            reference.renderFull(at: t0, into: before.canvas)
+            reference.renderFull(at: t1, into: after.canvas)
+            let same = firstDifference(before, after) == nil
+            #expect(renderer.showsSameFrame(at: t1, as: t0) == same, "frame \(frame)")
+            let damage = renderer.render(at: t1, into: canvas.canvas)
+            #expect(damage.isEmpty == same, "frame \(frame): \(damage)")
+            #expect(firstDifference(canvas, after) == nil, "frame \(frame) on the canvas")
+            if same { repeated += 1 }
+        }
+        // 28 changes of level in two seconds (14 each way), a few of them two levels at once.
+        #expect((28...40).contains(repeated), "\(repeated) of 60 frames repeat the one before")
+    }
+
+    /// A shimmer's frame is said to repeat the one before only when it does (its band moves
+    /// across the shape: almost never).
+    @Test func aShimmerRepeatsOnlyFramesThatAreTheSame() throws {
+        let extra = #""presentation": {"style": "gradient", "animated": true, "animation": {"duration": 1.5}}"#
+        let layout = try loadLayout(layoutJSON(width: 200, height: 50, extra: extra,
+                                               children: [#"{"kind": "view", "frame": [0, 10, 200, 30]}"#]))
+        let renderer = FrameRenderer(layout: layout)
+        let a = PixelBuffer(width: 200, height: 50), b = PixelBuffer(width: 200, height: 50)
+        for frame in 1...45 {
+            let t0 = Double(frame - 1) / 30, t1 = Double(frame) / 30
+            renderer.renderFull(at: t0, into: a.canvas)
+            renderer.renderFull(at: t1, into: b.canvas)
+            if renderer.showsSameFrame(at: t1, as: t0) { #expect(firstDifference(a, b) == nil, "frame \(frame)") }
+        }
+        #expect(!renderer.showsSameFrame(at: 0.8, as: 0.8 - 1.0 / 30), "the band crosses the shape")
+    }
+
     @Test func benchmarkSceneAt1080p() throws {
         let layout = try benchmarkScene()
         #expect(layout.canvas.size == Size(width: 1920, height: 1080))

@@ -84,8 +84,10 @@ PLYMOUTH_THEME = {"bios": "spinner", "uefi": "bgrt"}
 FRAMES_PER_SECOND = 30
 KERNEL_ARGS = "splash plymouth.ignore-serial-consoles"
 # An animation of the size of Plymouth's spinner (its throbber redraws about 490 pixels a
-# frame): one shape of 22x22 pulsing on black (every pixel of it changes from frame to frame),
-# shown after the default layout's CPU sample for a second sample, the CPU time of the same work.
+# frame): one shape of 22x22 pulsing on black in the default tint, shown after the default
+# layout's CPU sample for a second sample. Its colour changes 28 times in the pulse's 2 s; the
+# daemon sleeps through the slots that would repeat the frame on screen (design.md, "Repeated
+# frames"), where Plymouth's throbber shows a new image at each of its 30 frames a second.
 THROBBER_LAYOUT = {
     "name": "bench-throbber",
     "canvas": {"width": 1024, "height": 768, "background": "#000000", "scale": "fit"},

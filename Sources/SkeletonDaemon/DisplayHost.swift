@@ -354,14 +354,10 @@ final class DisplayHost {
     func repeats(of frame: SessionFrame, from offset: Double, interval: Double, slots: Int,
                  as perOutput: (SessionFrame, String) -> SessionFrame) -> Int {
         guard frame.isSteady, frame.prompt == nil, !hasArrivals, !contentMoves, !compositors.isEmpty else { return 0 }
-        var count = 0
-        while count < slots {
-            let later = frame.animationTime + offset + Double(count) * interval
-            for compositor in compositors {
-                let renderer = compositor.renderer(for: perOutput(frame, compositor.output.name).look)
-                guard renderer.showsSameFrame(at: later, as: frame.animationTime) else { return count }
-            }
-            count += 1
+        var count = slots
+        for compositor in compositors where count > 0 {
+            let renderer = compositor.renderer(for: perOutput(frame, compositor.output.name).look)
+            count = renderer.repeats(of: frame.animationTime, from: frame.animationTime + offset, step: interval, count: count)
         }
         return count
     }

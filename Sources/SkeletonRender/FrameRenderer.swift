@@ -57,7 +57,7 @@ public final class FrameRenderer: @unchecked Sendable {
         self.geometry = geometry
         self.skeletons = items.indices.compactMap { index in
             guard case .skeleton(let shape) = items[index] else { return nil }
-            return SkeletonEntry(item: index, shape: shape)
+            return SkeletonEntry(item: index, shape: shape, far: shape.tint.complement)
         }
         var bars: [Int: ProgressBar] = [:]
         for index in items.indices {
@@ -112,6 +112,8 @@ public final class FrameRenderer: @unchecked Sendable {
     private struct SkeletonEntry {
         let item: Int
         let shape: SkeletonShape
+        /// Its pulse's far colour, worked out once.
+        let far: Color
     }
     private let geometry: [ItemGeometry]
 
@@ -238,7 +240,7 @@ public final class FrameRenderer: @unchecked Sendable {
         for k in skeletons.indices {
             let item = skeletons[k].item
             paints[item] = animator.paint(for: skeletons[k].shape, progress: memo.progress(of: skeletons[k].shape, animator),
-                                          table: tables[item], stops: stops[item])
+                                          table: tables[item], stops: stops[item], far: skeletons[k].far)
         }
         for (item, bar) in bars {
             fills[item] = (bar.fillMask(at: time), ShapePaint(stops: fillStops[item]!))
@@ -323,16 +325,25 @@ public final class FrameRenderer: @unchecked Sendable {
     /// Forgets the previous frame: the next `render` draws everything.
     public func invalidate() { lastTime = nil }
 
-    /// The frame at `t1` has the pixels of the frame at `t0`: no skeleton's paint and no bar's
-    /// fill differs between them. Stops at the first shape that differs.
-    public func showsSameFrame(at t1: Double, as t0: Double) -> Bool {
-        for bar in bars.values where bar.fill(at: t0) != bar.fill(at: t1) { return false }
+    /// How many of the frames at `first`, `first + step`, … (at most `count`), one after
+    /// another, have the pixels of the frame at `t0`: no skeleton's paint and no bar's fill
+    /// differs from it. Each stops at the first shape that differs.
+    public func repeats(of t0: Double, from first: Double, step: Double, count: Int) -> Int {
+        var before = ProgressMemo(time: t0)
+        for n in 0..<count where !showsSameFrame(at: first + Double(n) * step, as: &before) { return n }
+        return count
+    }
+
+    private func showsSameFrame(at t1: Double, as before: inout ProgressMemo) -> Bool {
+        for bar in bars.values where bar.fill(at: before.time) != bar.fill(at: t1) { return false }
         guard animator.moves else { return true }
-        var before = ProgressMemo(time: t0), after = ProgressMemo(time: t1)
+        var after = ProgressMemo(time: t1)
         for k in skeletons.indices {
             let shape = skeletons[k].shape
             let p0 = before.progress(of: shape, animator), p1 = after.progress(of: shape, animator)
-            if animator.changedArea(of: shape, fromProgress: p0, toProgress: p1, table: tables[skeletons[k].item]) != nil { return false }
+            let area = animator.changedArea(of: shape, fromProgress: p0, toProgress: p1, table: tables[skeletons[k].item],
+                                            far: skeletons[k].far)
+            if area != nil { return false }
         }
         return true
     }
@@ -351,7 +362,8 @@ public final class FrameRenderer: @unchecked Sendable {
         for k in skeletons.indices {
             let item = skeletons[k].item
             let p0 = before.progress(of: skeletons[k].shape, animator), p1 = after.progress(of: skeletons[k].shape, animator)
-            let area = animator.changedArea(of: skeletons[k].shape, fromProgress: p0, toProgress: p1, table: tables[item])
+            let area = animator.changedArea(of: skeletons[k].shape, fromProgress: p0, toProgress: p1, table: tables[item],
+                                            far: skeletons[k].far)
             guard let area else { continue }
             let rect = PixelRect(enclosing: area).intersection(outputBounds)
             if !rect.isEmpty { rects.append(rect) }

@@ -25,14 +25,15 @@ public struct ShapeAnimator: Sendable {
 
     /// The paint at a progress already worked out (`progress(of:at:)`). `stops` are the shape's
     /// colours already converted (`stops(for:)`); a renderer keeps them.
+    /// `far`: a pulse's far colour, the tint's complement (a renderer works it out once).
     public func paint(for shape: SkeletonShape, progress p: Double, table: GradientTable? = nil,
-                      stops: PaintStops? = nil) -> ShapePaint {
+                      stops: PaintStops? = nil, far: Color? = nil) -> ShapePaint {
         let stops = stops ?? self.stops(for: shape)
         switch (presentation.style, moves) {
         case (.solid, false):
             return ShapePaint(stops: stops)
         case (.solid, true):
-            return .solid(pulseColor(of: shape, progress: p))
+            return .solid(pulseColor(of: shape, far: far, progress: p))
         case (.gradient, false):
             let r = shape.rect
             return ShapePaint(stops: stops, a: 0, b: 1 / r.height, c: -r.y / r.height, table: table)
@@ -41,9 +42,10 @@ public struct ShapeAnimator: Sendable {
         }
     }
 
-    /// A pulsing shape's colour at eased progress `p`: its tint mixed with the tint's complement.
-    public func pulseColor(of shape: SkeletonShape, progress p: Double) -> Color {
-        shape.tint.mixed(with: shape.tint.complement, p)
+    /// A pulsing shape's colour at eased progress `p`: its tint mixed with `far`, the tint's
+    /// complement (worked out here when not given).
+    public func pulseColor(of shape: SkeletonShape, far: Color? = nil, progress p: Double) -> Color {
+        shape.tint.mixed(with: far ?? shape.tint.complement, p)
     }
 
     /// The colours a shape is painted in under this presentation: its tint or its gradient.
@@ -76,11 +78,12 @@ public struct ShapeAnimator: Sendable {
     /// are the end colours already (where a light gradient changes by a few levels, a few
     /// percent of the band at each end).
     public func changedArea(of shape: SkeletonShape, fromProgress p0: Double, toProgress p1: Double,
-                            table: GradientTable? = nil) -> Rect? {
+                            table: GradientTable? = nil, far: Color? = nil) -> Rect? {
         guard moves, p0 != p1 else { return nil }
         let bounds = shape.rect.intersection(shape.clip)
         if presentation.style == .solid {
-            return pulseColor(of: shape, progress: p0) == pulseColor(of: shape, progress: p1) ? nil : bounds
+            let far = far ?? shape.tint.complement
+            return pulseColor(of: shape, far: far, progress: p0) == pulseColor(of: shape, far: far, progress: p1) ? nil : bounds
         }
         let f = presentation.animation.space == .screen ? screen : shape.rect
         // At progress p, a point at s along the sweep reads the gradient at s + 1 - 2p, so the

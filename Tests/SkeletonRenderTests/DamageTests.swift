@@ -185,7 +185,7 @@ struct DamageTests {
 
     /// A pulse between the default tint (#ECF0F1) and its complement (#DEE2E3) moves 14 levels
     /// a second: at 30 frames a second most frames repeat the one before. Those have no damage,
-    /// and `showsSameFrame` says so exactly when two full renders are equal.
+    /// and `repeats` says so exactly when two full renders are equal.
     @Test func aPulseRepeatsFramesBetweenItsLevels() throws {
         let extra = #""presentation": {"style": "solid", "animated": true}"#
         let layout = try loadLayout(layoutJSON(width: 60, height: 40, extra: extra,
@@ -201,11 +201,19 @@ struct DamageTests {
             reference.renderFull(at: t0, into: before.canvas)
             reference.renderFull(at: t1, into: after.canvas)
             let same = firstDifference(before, after) == nil
-            #expect(renderer.showsSameFrame(at: t1, as: t0) == same, "frame \(frame)")
+            #expect((renderer.repeats(of: t0, from: t1, step: 1, count: 1) == 1) == same, "frame \(frame)")
             let damage = renderer.render(at: t1, into: canvas.canvas)
             #expect(damage.isEmpty == same, "frame \(frame): \(damage)")
             #expect(firstDifference(canvas, after) == nil, "frame \(frame) on the canvas")
             if same { repeated += 1 }
+            // Several slots ahead: as many as repeat the frame at t0, one after another.
+            var leading = 0
+            for k in 1...5 {
+                reference.renderFull(at: t0 + Double(k) / 30, into: after.canvas)
+                guard firstDifference(before, after) == nil else { break }
+                leading += 1
+            }
+            #expect(renderer.repeats(of: t0, from: t1, step: 1.0 / 30, count: 5) == leading, "frame \(frame)")
         }
         // 28 changes of level in two seconds (14 each way), a few of them two levels at once.
         #expect((28...40).contains(repeated), "\(repeated) of 60 frames repeat the one before")
@@ -223,9 +231,9 @@ struct DamageTests {
             let t0 = Double(frame - 1) / 30, t1 = Double(frame) / 30
             renderer.renderFull(at: t0, into: a.canvas)
             renderer.renderFull(at: t1, into: b.canvas)
-            if renderer.showsSameFrame(at: t1, as: t0) { #expect(firstDifference(a, b) == nil, "frame \(frame)") }
+            if renderer.repeats(of: t0, from: t1, step: 1, count: 1) == 1 { #expect(firstDifference(a, b) == nil, "frame \(frame)") }
         }
-        #expect(!renderer.showsSameFrame(at: 0.8, as: 0.8 - 1.0 / 30), "the band crosses the shape")
+        #expect(renderer.repeats(of: 0.8 - 1.0 / 30, from: 0.8, step: 1.0 / 30, count: 5) == 0, "the band crosses the shape")
     }
 
     @Test func benchmarkSceneAt1080p() throws {

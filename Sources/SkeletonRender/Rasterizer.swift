@@ -142,8 +142,7 @@ public enum Rasterizer {
         if opaque && coverage == 255 {
             (row + from).update(from: colors, count: to - from)
         } else if opaque, let under {
-            let blend = PixelMath.BlendOnto(under: under, alpha: coverage)
-            for k in 0..<(to - from) { row[from + k] = blend(colors[k]) }
+            PixelMath.BlendOnto(under: under, alpha: coverage).run(colors, into: row + from, count: to - from)
         } else if opaque {
             for k in 0..<(to - from) { row[from + k] = PixelMath.blend(under: row[from + k], over: colors[k], alpha: coverage) }
         } else {

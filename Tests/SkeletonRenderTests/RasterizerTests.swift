@@ -218,4 +218,25 @@ struct RasterizerTests {
         }
         #expect(differing == 0)
     }
+
+    /// A run of colours blended four lanes at a time, and the lanes left over one by one, equal
+    /// the blend of each colour, at every count from 0 to 11 and every alpha.
+    @Test func blendingARunInLanesEqualsBlendingEachPixel() {
+        let colors: [UInt32] = (0..<11).map { UInt32($0) &* 0x17_2B3D &+ 0x01_FF80 }
+        var out = [UInt32](repeating: 0xDEADBEEF, count: 12)
+        var differing: [String] = []
+        for alpha in UInt32(0)...255 {
+            let blend = PixelMath.BlendOnto(under: 0x2C3E50, alpha: alpha)
+            for count in 0...11 {
+                out.withUnsafeMutableBufferPointer { o in
+                    colors.withUnsafeBufferPointer { c in blend.run(c.baseAddress!, into: o.baseAddress!, count: min(count, 11)) }
+                }
+                for k in 0..<min(count, 11) where out[k] != PixelMath.blend(under: 0x2C3E50, over: colors[k], alpha: alpha) {
+                    differing.append("alpha \(alpha), count \(count), pixel \(k)")
+                }
+                #expect(out[11] == 0xDEADBEEF, "nothing written past the run")
+            }
+        }
+        #expect(differing.isEmpty, "\(differing.prefix(5))")
+    }
 }

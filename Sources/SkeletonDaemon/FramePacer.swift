@@ -98,9 +98,12 @@ struct FramePacer {
     /// Something besides the animation changed (a command, an output, a bar): the slots left
     /// out are due again, the one last passed at once.
     mutating func cancelSkip(now: Double) {
-        guard let from = skippedFrom else { return }
+        guard let from = skippedFrom, let skippedTo = nextFrame else { return }
         skippedFrom = nil
-        nextFrame = from + max(0, ((now - from) / interval).rounded(.down)) * interval
+        let due = from + max(0, ((now - from) / interval).rounded(.down)) * interval
+        // The slots from the one due on were not left out after all.
+        framesRepeated -= Int(((skippedTo - due) / interval).rounded())
+        nextFrame = due
     }
 
     /// Frames per second over the last second.

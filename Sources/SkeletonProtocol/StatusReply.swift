@@ -67,7 +67,8 @@ public struct StatusReply: Sendable, Equatable {
         }
         framesDrawn = try reader.integer("framesDrawn")
         framesLate = try reader.integer("framesLate")
-        framesRepeated = try reader.integer("framesRepeated")
+        // Absent from a daemon older than the count (still running across an upgrade).
+        framesRepeated = try reader.optionalInteger("framesRepeated") ?? 0
         frameRate = try reader.number("frameRate")
         uptime = try reader.number("uptime")
         clients = try reader.integer("clients")

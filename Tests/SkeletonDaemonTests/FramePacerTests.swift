@@ -23,6 +23,26 @@ struct FramePacerTests {
         #expect(pacer.mayDraw(at: next, moving: true))
     }
 
+    /// Slots left out move the next frame along the grid; a cancel brings back the slot last
+    /// passed at once, and only the slots before it count as left out.
+    @Test func slotsLeftOutStayOnTheGridAndComeBackWhenCancelled() throws {
+        var pacer = FramePacer(maxFPS: 50)
+        pacer.drew(at: 1.000, moving: true)
+        pacer.skip(5)
+        #expect(abs(try #require(pacer.nextMovingFrame) - 1.120) < 1e-9)
+        #expect(pacer.framesRepeated == 5)
+        #expect(!pacer.mayDraw(at: 1.100, moving: true))
+        pacer.cancelSkip(now: 1.071)
+        // 1.020, 1.040 and 1.060 have passed: 1.060 is drawn now, the two before it were left out.
+        #expect(abs(try #require(pacer.nextFrame) - 1.060) < 1e-9)
+        #expect(pacer.framesRepeated == 2)
+        #expect(pacer.mayDraw(at: 1.071, moving: true))
+        #expect(pacer.drew(at: 1.071, moving: true) == nil, "not late")
+        #expect(abs(try #require(pacer.nextFrame) - 1.080) < 1e-9)
+        pacer.cancelSkip(now: 1.075)
+        #expect(abs(try #require(pacer.nextFrame) - 1.080) < 1e-9, "nothing left out: nothing to bring back")
+    }
+
     /// Woken late by a varying few milliseconds, as on a loaded CPU: one turn of the loop per
     /// frame (it had turned without sleeping from the grid's time to the cap's slot, thousands
     /// of times a second), and the frames still come at the cap's rate.

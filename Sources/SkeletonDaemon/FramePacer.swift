@@ -10,8 +10,9 @@ struct FramePacer {
     private(set) var framesLate = 0
     /// Slots of the grid left out because their frames would show what is on screen.
     private(set) var framesRepeated = 0
-    /// While slots are left out: the first of them (the grid's next slot before the skip).
-    private var skippedFrom: Double?
+    /// While slots are left out: the first of them (the grid's next slot before the skip), how
+    /// many, and the interval they were counted in (a change of `maxFPS` may come meanwhile).
+    private var skipped: (from: Double, count: Int, interval: Double)?
     private var recentFrames: [Double] = []
     /// The display paces frames itself (a Wayland compositor's frame callbacks): a moving
     /// picture's frame is drawn as soon as the display takes one, `pacedSpacing` of an interval
@@ -57,7 +58,7 @@ struct FramePacer {
     @discardableResult
     mutating func drew(at now: Double, moving: Bool) -> Double? {
         lastDraw = now
-        skippedFrom = nil
+        skipped = nil
         framesDrawn += 1
         recentFrames.append(now)
         if recentFrames.count > 240 { recentFrames.removeFirst(recentFrames.count - 240) }
@@ -83,14 +84,14 @@ struct FramePacer {
     /// Nothing moves and nothing is owed: no frame is due.
     mutating func stop() {
         nextFrame = nil
-        skippedFrom = nil
+        skipped = nil
     }
 
     /// The next `count` slots of the grid would show the frame on screen again: the loop
     /// sleeps through them, and the next frame is due at the slot after them.
     mutating func skip(_ count: Int) {
-        guard count > 0, !followsDisplay, let next = nextFrame else { return }
-        skippedFrom = skippedFrom ?? next
+        guard count > 0, !followsDisplay, skipped == nil, let next = nextFrame else { return }
+        skipped = (next, count, interval)
         nextFrame = next + Double(count) * interval
         framesRepeated += count
     }
@@ -98,12 +99,12 @@ struct FramePacer {
     /// Something besides the animation changed (a command, an output, a bar): the slots left
     /// out are due again, the one last passed at once.
     mutating func cancelSkip(now: Double) {
-        guard let from = skippedFrom, let skippedTo = nextFrame else { return }
-        skippedFrom = nil
-        let due = from + max(0, ((now - from) / interval).rounded(.down)) * interval
+        guard let skipped else { return }
+        self.skipped = nil
+        let passed = min(skipped.count, max(0, Int(((now - skipped.from) / skipped.interval).rounded(.down))))
         // The slots from the one due on were not left out after all.
-        framesRepeated -= Int(((skippedTo - due) / interval).rounded())
-        nextFrame = due
+        framesRepeated -= skipped.count - passed
+        nextFrame = skipped.from + Double(passed) * skipped.interval
     }
 
     /// Frames per second over the last second.

@@ -41,6 +41,12 @@ struct FramePacerTests {
         #expect(abs(try #require(pacer.nextFrame) - 1.080) < 1e-9)
         pacer.cancelSkip(now: 1.075)
         #expect(abs(try #require(pacer.nextFrame) - 1.080) < 1e-9, "nothing left out: nothing to bring back")
+        // A new cap meanwhile (settings reloaded): the slots are counted in the interval they were left out in.
+        pacer.skip(3)
+        pacer.maxFPS = 10
+        pacer.cancelSkip(now: 1.105)
+        #expect(abs(try #require(pacer.nextFrame) - 1.100) < 1e-9)
+        #expect(pacer.framesRepeated == 3, "the 1.080 slot left out, and the two before")
     }
 
     /// Woken late by a varying few milliseconds, as on a loaded CPU: one turn of the loop per

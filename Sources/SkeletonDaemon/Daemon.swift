@@ -308,7 +308,7 @@ public final class Daemon {
         pacer.followsDisplay = host.pacedByDisplay
         // Slots left out because they repeated the frame on screen are due again when anything
         // but the skeleton's own animation changes.
-        if needsDraw || host.hasArrivals || screen.outputLayouts.isMoving || host.contentMoves { pacer.cancelSkip(now: now) }
+        if pacer.isSkipping && moreThanTheAnimationMoves { pacer.cancelSkip(now: now) }
         if (needsDraw || moving) && pacer.mayDraw(at: now, moving: moving) {
             drawFrame(at: now, moving: moving)
             resolveWaiters()
@@ -365,6 +365,12 @@ public final class Daemon {
         list += work.watches
         watchList = list
         return list
+    }
+
+    /// A frame is owed for something besides the skeleton's own animation: a change asked for,
+    /// a monitor dissolving in or changing layout, a bar moving. No slot is left out then.
+    private var moreThanTheAnimationMoves: Bool {
+        needsDraw || host.hasArrivals || screen.outputLayouts.isMoving || host.contentMoves
     }
 
     /// Frames change over time: the session moves, or a monitor just plugged in dissolves in.
@@ -427,7 +433,7 @@ public final class Daemon {
             logger.debug("frame late by \(JSONValue.formatNumber((late * 1000).rounded())) ms")
         }
         // The loop sleeps through the slots whose frames would repeat this one.
-        if moving, !needsDraw, !layouts.isMoving, let next = pacer.nextFrame {
+        if moving, !moreThanTheAnimationMoves, let next = pacer.nextFrame {
             pacer.skip(host.repeats(of: frame, from: next - now, interval: pacer.interval, slots: Self.repeatLookAhead,
                                     as: { layouts.frame($0, for: $1, now: now) }))
         }

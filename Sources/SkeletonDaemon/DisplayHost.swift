@@ -349,11 +349,10 @@ final class DisplayHost {
     /// How many of the next `slots` frame slots (the first `offset` seconds after `frame`, the
     /// others `interval` apart) would show every output exactly as `frame` shows it: a pulse
     /// between near colours (a light tint and its complement) keeps each colour for several
-    /// frames. None while the frame blends, asks a question, dissolves onto a new monitor or
-    /// moves a bar.
+    /// frames. None while the frame blends or asks a question.
     func repeats(of frame: SessionFrame, from offset: Double, interval: Double, slots: Int,
                  as perOutput: (SessionFrame, String) -> SessionFrame) -> Int {
-        guard frame.isSteady, frame.prompt == nil, !hasArrivals, !contentMoves, !compositors.isEmpty else { return 0 }
+        guard frame.isSteady, frame.prompt == nil, !compositors.isEmpty else { return 0 }
         var count = slots
         for compositor in compositors where count > 0 {
             let renderer = compositor.renderer(for: perOutput(frame, compositor.output.name).look)

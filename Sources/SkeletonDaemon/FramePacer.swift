@@ -96,6 +96,9 @@ struct FramePacer {
         framesRepeated += count
     }
 
+    /// Slots are being left out.
+    var isSkipping: Bool { skipped != nil }
+
     /// Something besides the animation changed (a command, an output, a bar): the slots left
     /// out are due again, the one last passed at once.
     mutating func cancelSkip(now: Double) {

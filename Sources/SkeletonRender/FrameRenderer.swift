@@ -338,14 +338,16 @@ public final class FrameRenderer: @unchecked Sendable {
         for bar in bars.values where bar.fill(at: before.time) != bar.fill(at: t1) { return false }
         guard animator.moves else { return true }
         var after = ProgressMemo(time: t1)
-        for k in skeletons.indices {
-            let shape = skeletons[k].shape
-            let p0 = before.progress(of: shape, animator), p1 = after.progress(of: shape, animator)
-            let area = animator.changedArea(of: shape, fromProgress: p0, toProgress: p1, table: tables[skeletons[k].item],
-                                            far: skeletons[k].far)
-            if area != nil { return false }
-        }
+        for k in skeletons.indices where changedArea(ofSkeleton: k, &before, &after) != nil { return false }
         return true
+    }
+
+    /// The part of skeleton `k` that differs between the memos' two times.
+    private func changedArea(ofSkeleton k: Int, _ before: inout ProgressMemo, _ after: inout ProgressMemo) -> Rect? {
+        let shape = skeletons[k].shape
+        let p0 = before.progress(of: shape, animator), p1 = after.progress(of: shape, animator)
+        return animator.changedArea(of: shape, fromProgress: p0, toProgress: p1, table: tables[skeletons[k].item],
+                                    far: skeletons[k].far)
     }
 
     /// The pixel rectangles that can differ between the frames at `t0` and `t1`.
@@ -360,11 +362,7 @@ public final class FrameRenderer: @unchecked Sendable {
         guard animator.moves else { return PixelRect.coalesce(rects) }
         var before = ProgressMemo(time: t0), after = ProgressMemo(time: t1)
         for k in skeletons.indices {
-            let item = skeletons[k].item
-            let p0 = before.progress(of: skeletons[k].shape, animator), p1 = after.progress(of: skeletons[k].shape, animator)
-            let area = animator.changedArea(of: skeletons[k].shape, fromProgress: p0, toProgress: p1, table: tables[item],
-                                            far: skeletons[k].far)
-            guard let area else { continue }
+            guard let area = changedArea(ofSkeleton: k, &before, &after) else { continue }
             let rect = PixelRect(enclosing: area).intersection(outputBounds)
             if !rect.isEmpty { rects.append(rect) }
         }

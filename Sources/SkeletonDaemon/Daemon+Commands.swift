@@ -216,6 +216,9 @@ extension Daemon {
         case .retained:
             markHidden(true)
             host.release(retainingPicture: true)
+            // The app has the screen: what waited for the real root is written now, as after a
+            // hide that lets the display go.
+            host.lastChanceForStartFrames()
         case .hiding:
             host.fadeToConsole()
         case .cancelled:

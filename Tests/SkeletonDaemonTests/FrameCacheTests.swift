@@ -181,6 +181,23 @@ struct FrameCacheTests {
         #expect(next.log.contains("from the frame cache)"), "\(next.log)")
     }
 
+    /// The kiosk's hand-over hides with the frame retained for the app (`hide --retain`): the
+    /// entry that waited for the real root is written then too.
+    @Test func fromTheInitramfsARetainedHideWritesTheEntryToo() throws {
+        defer { removeDirectory() }
+        let d = try DaemonProcess(layouts: ["still": DaemonProcessTests.staticLayout], startLayout: "still", frameCache: directory,
+                                  environment: ["SKELETOND_INITRAMFS": "1"])
+        #expect(d.logContains("first frame on memory"))
+        let c = try d.connect()
+        #expect(c.request(#"{"command": "ping"}"#)?["ok"] == true)
+        #expect(!d.log.contains("frame cache: wrote"), "\(d.log)")
+        #expect(c.request(#"{"command": "hide", "retain": true}"#)?["ok"] == true)
+        #expect(d.logContains("frame cache: wrote \(directory)/"), "\(d.log)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory)
+        #expect(files.count == 1 && files[0].hasSuffix("-200x100.frame"), "\(files)")
+        #expect(d.stop() == 0)
+    }
+
     /// A directory that cannot be written (a read-only root early in boot) is tried again when
     /// the skeleton is hidden, and then given up with a warning; the daemon carries on.
     @Test func anUnwritableDirectoryIsTriedAgainAtHide() throws {
@@ -220,7 +237,7 @@ struct FrameCacheTests {
         let plan = String(planned.out.split(separator: "\n").last ?? "")
         #expect(planned.status == 0 && plan.hasPrefix(directory + "/cache/") && plan.hasSuffix(".boot") && planned.err.isEmpty,
                 "\(planned.out) \(planned.err)")
-        #expect(FileManager.default.contents(atPath: plan)?.prefix(8) == Data("SKBOOT02".utf8))
+        #expect(FileManager.default.contents(atPath: plan)?.prefix(8) == Data("SKBOOT03".utf8))
         let refused = try runTool(skeletond, ["cache", "--config", directory + "/s.json", "--layouts", layouts, "--layout", "still",
                                               "--size", "200x100", "--frame-cache", directory + "/cache", "--", "run", "--frame-cache"])
         #expect(refused.status == 1 && refused.err.contains("no boot plan: `run --frame-cache` is not a command line"), "\(refused.err)")

@@ -19,15 +19,21 @@ import SkeletonLayout
 /// connector's state and modes, each frame entry's header and size. Any mismatch and the start
 /// goes the usual way.
 ///
-/// File `SKBOOT02`: the hidden mark's path; the start layout's path ("" for the built-in one)
+/// File `SKBOOT03`: the hidden mark's path; the start layout's path ("" for the built-in one)
 /// and the FNV-1a hash of its bytes (UInt64); the device's path ("": the first card with an
 /// output to drive); whether only named connectors are driven (UInt32) and their names (a
 /// string of strings); the modes asked for (a string of: connector name, width, height); the
 /// frames (a string of: width, height, entry path); then what a boot confirmed ("" and 0 in a
 /// plan): the device the outputs are on, the number of outputs (UInt32) and per output its
 /// connector id, CRTC id, whether its mode is the connector's preferred one (UInt32
-/// each), the mode (libdrm's drmModeModeInfo, as a string of bytes) and its frame entry's path.
+/// each), the mode (libdrm's drmModeModeInfo, as a string of bytes) and its frame entry's path;
+/// then the framebuffer device a start drew on ("" for none): its path, its driver's id, its
+/// width and height (UInt32 each) and its frame entry's path.
 /// Numbers are little-endian; a string is a UInt32 length and its bytes.
+///
+/// A record with a framebuffer is shown there when its DRM outputs cannot be (under UEFI the
+/// firmware's framebuffer is up before the native driver); a record of a framebuffer alone
+/// (`--backend fbdev`, a board with fbdev only) never looks for DRM outputs.
 public struct BootRecord: Equatable, Sendable {
     /// A frame cache entry for outputs of one size.
     public struct Frame: Equatable, Sendable {
@@ -68,6 +74,22 @@ public struct BootRecord: Equatable, Sendable {
         }
     }
 
+    /// The firmware's framebuffer (or a board's fbdev) as a start drew on it, upright.
+    public struct Framebuffer: Equatable, Sendable {
+        public var path: String
+        /// The driver's name for the device (`fb_fix_screeninfo.id`: "EFI VGA", "VESA VGA").
+        public var id: String
+        public var size: Size
+        public var framePath: String
+
+        public init(path: String, id: String, size: Size, framePath: String) {
+            self.path = path
+            self.id = id
+            self.size = size
+            self.framePath = framePath
+        }
+    }
+
     public var hiddenMarkPath: String
     /// nil for the built-in layout (the build id covers it).
     public var layoutPath: String?
@@ -80,9 +102,10 @@ public struct BootRecord: Equatable, Sendable {
     public var frames: [Frame]
     /// nil in a plan.
     public var confirmed: Confirmed?
+    public var framebuffer: Framebuffer?
 
     public init(hiddenMarkPath: String, layoutPath: String?, layoutHash: UInt64, devicePath: String?, connectors: [String]?,
-                modes: [String: Size], frames: [Frame], confirmed: Confirmed? = nil) {
+                modes: [String: Size], frames: [Frame], confirmed: Confirmed? = nil, framebuffer: Framebuffer? = nil) {
         self.hiddenMarkPath = hiddenMarkPath
         self.layoutPath = layoutPath
         self.layoutHash = layoutHash
@@ -91,9 +114,10 @@ public struct BootRecord: Equatable, Sendable {
         self.modes = modes
         self.frames = frames
         self.confirmed = confirmed
+        self.framebuffer = framebuffer
     }
 
-    static let magic: StaticString = "SKBOOT02"
+    static let magic: StaticString = "SKBOOT03"
     static let maximumFileSize = 65536
     public static let fileSuffix = ".boot"
 
@@ -134,6 +158,11 @@ public struct BootRecord: Equatable, Sendable {
             writer.bytes(output.modeBytes)
             writer.string(output.framePath)
         }
+        writer.string(framebuffer?.path ?? "")
+        writer.string(framebuffer?.id ?? "")
+        writer.uint32(UInt32(framebuffer?.size.width ?? 0))
+        writer.uint32(UInt32(framebuffer?.size.height ?? 0))
+        writer.string(framebuffer?.framePath ?? "")
         return writer.bytes
     }
 

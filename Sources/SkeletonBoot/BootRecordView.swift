@@ -15,6 +15,11 @@ package struct BootRecordView {
     private let confirmedDevice: UnsafeRawBufferPointer
     private let outputCount: UInt32
     private let outputs: UnsafeRawBufferPointer
+    private let framebufferPath: UnsafeRawBufferPointer
+    private let framebufferID: UnsafeRawBufferPointer
+    private let framebufferWidth: UInt32
+    private let framebufferHeight: UInt32
+    private let framebufferFrame: UnsafeRawBufferPointer
 
     /// At most this many outputs are recorded (DRM devices have fewer CRTCs).
     static let maximumOutputs: UInt32 = 16
@@ -27,12 +32,13 @@ package struct BootRecordView {
               let onlyNamed = reader.uint32(), let names = reader.bytes(), let modes = reader.bytes(), let frames = reader.bytes(),
               let confirmedDevice = reader.bytes(), let count = reader.uint32(), count <= Self.maximumOutputs else { return nil }
         let outputs = reader.rest
-        // Each output's fields are all there, and nothing follows them.
+        // Each output's fields are all there, then the framebuffer's, and nothing follows them.
         for _ in 0..<count {
             guard reader.uint32() != nil, reader.uint32() != nil, reader.uint32() != nil, reader.bytes() != nil,
                   reader.bytes() != nil else { return nil }
         }
-        guard reader.atEnd else { return nil }
+        guard let framebufferPath = reader.bytes(), let framebufferID = reader.bytes(), let framebufferWidth = reader.uint32(),
+              let framebufferHeight = reader.uint32(), let framebufferFrame = reader.bytes(), reader.atEnd else { return nil }
         self.deviceBytes = device
         self.onlyNamed = onlyNamed != 0
         self.names = names
@@ -41,6 +47,11 @@ package struct BootRecordView {
         self.confirmedDevice = confirmedDevice
         self.outputCount = count
         self.outputs = outputs
+        self.framebufferPath = framebufferPath
+        self.framebufferID = framebufferID
+        self.framebufferWidth = framebufferWidth
+        self.framebufferHeight = framebufferHeight
+        self.framebufferFrame = framebufferFrame
     }
 
     /// Reads the fields a record begins with (the hidden mark's path, the start layout's path
@@ -104,13 +115,32 @@ package struct BootRecordView {
     }
 
     /// Puts the frames on screen: on the confirmed outputs when they are all as they were,
-    /// else on the outputs a start would choose now; nil, with the screen untouched, when
-    /// neither can be done.
+    /// else on the outputs a start would choose now (not for a record of a framebuffer alone);
+    /// nil, with the screen untouched, when neither can be done.
     package func show() -> BootDisplay? {
         if let (device, screens) = screens, let display = BootDisplay.show(path: device, screens: screens) { return display }
+        guard outputCount > 0 || framebufferPath.isEmpty else { return nil }
         return BootDisplay.probe(device: device, accepts: accepts, wantedSize: wantedSize, frame: { size in
             guard let path = framePath(for: size), let entry = FrameCache.openEntry(path), entry.size == size else { return nil }
             return { entry.read(into: $0) }
         })
+    }
+
+    /// The recorded framebuffer with its frame, when it is there as it was (its driver and
+    /// size) and its entry is whole; nil, with the screen untouched, otherwise.
+    package func showOnFramebuffer() -> BootFramebuffer? {
+        guard !framebufferPath.isEmpty, let frame = FrameCache.openEntry(String(decoding: framebufferFrame, as: UTF8.self)) else {
+            return nil
+        }
+        let size = Size(width: Int(framebufferWidth), height: Int(framebufferHeight))
+        guard frame.size == size else { return nil }
+        return BootFramebuffer.show(path: String(decoding: framebufferPath, as: UTF8.self), id: String(decoding: framebufferID, as: UTF8.self),
+                                    size: size, readFrame: { frame.read(into: $0) })
+    }
+
+    /// The recorded framebuffer's path and size, if there is one.
+    package var framebuffer: (path: String, size: Size)? {
+        guard !framebufferPath.isEmpty else { return nil }
+        return (String(decoding: framebufferPath, as: UTF8.self), Size(width: Int(framebufferWidth), height: Int(framebufferHeight)))
     }
 }

@@ -7,10 +7,11 @@ import SkeletonSystem
 /// replays: the one object the daemon's boot path and display host talk to.
 ///
 /// 1. `atBoot` (first thing in `main`): finds this start's boot record and, when everything it
-///    names is as it was, puts its frames on screen (`BootDisplay`).
-/// 2. The display provider opens the DRM display adopting that (`takeBootDisplay`) and reports
-///    what it opened (`opened`): whether the whole picture was adopted, and the outputs a
-///    record would replay.
+///    names is as it was, puts its frames on screen (`BootDisplay`), or on the firmware's
+///    framebuffer while no DRM output can show them (`BootFramebuffer`).
+/// 2. The display provider opens the DRM display or the framebuffer adopting that
+///    (`takeBootDisplay`, `takeBootFramebuffer`) and reports what it opened (`opened`,
+///    `openedFramebuffer`): whether the whole picture was adopted, and what a record would replay.
 /// 3. The daemon, with its settings (`choices`): adopts the boot frame or shows cached frames
 ///    (`showCachedFrames`), notes the start layout once parsed (`startLayoutShown`), and once the
 ///    first frame is up writes the entries that were missing and the record (`settle`); from
@@ -19,6 +20,7 @@ public final class StartFrames {
     /// Where this start's record goes; nil once written, or when there is none to write.
     private var location: BootRecord.Location?
     private var bootDisplay: BootDisplay?
+    private var bootFramebuffer: BootFramebuffer?
     /// The settings' choices; the daemon sets them before it opens the display.
     public var choices: BootChoices?
     /// Makes the pictures and texts of frames written to the cache.
@@ -29,6 +31,9 @@ public final class StartFrames {
     private var adoptedFrame: (shownAt: Double, chosenAtBoot: Bool)?
     /// The DRM display last opened, as a record would replay it, with its outputs' sizes.
     private var opened: (confirmed: BootRecord.Confirmed, sizes: [Size])?
+    /// The framebuffer this start drew on (upright), kept after a native driver took over: the
+    /// next boot shows the record's frame there before that driver loads.
+    private var openedFramebuffer: (path: String, id: String, size: Size)?
 
     private var source: StartSource?
     private var look: (layout: Layout, overrides: PresentationOverrides)?
@@ -41,19 +46,23 @@ public final class StartFrames {
     /// `lastChance`, by then under the real root, where the next initramfs takes them from.
     public var writesWaitForRealRoot = false
 
-    public init(location: BootRecord.Location? = nil, bootDisplay: BootDisplay? = nil) {
+    public init(location: BootRecord.Location? = nil, bootDisplay: BootDisplay? = nil, bootFramebuffer: BootFramebuffer? = nil) {
         self.location = location
         self.bootDisplay = bootDisplay
+        self.bootFramebuffer = bootFramebuffer
     }
 
     /// This start's record, shown when it can be (argv without the program name).
     public static func atBoot(arguments: UnsafeBufferPointer<UnsafeMutablePointer<CChar>?>) -> StartFrames {
         guard let location = BootRecord.location(arguments: arguments) else { return StartFrames() }
         var display: BootDisplay?
+        var framebuffer: BootFramebuffer?
         _ = SystemCalls.withFileBytes(location.path, limit: BootRecord.maximumFileSize) { bytes in
-            display = BootRecordView(bytes)?.show()
+            guard let view = BootRecordView(bytes) else { return }
+            display = view.show()
+            if display == nil { framebuffer = view.showOnFramebuffer() }
         }
-        return StartFrames(location: location, bootDisplay: display)
+        return StartFrames(location: location, bootDisplay: display, bootFramebuffer: framebuffer)
     }
 
     // MARK: The display
@@ -64,10 +73,18 @@ public final class StartFrames {
         return bootDisplay
     }
 
+    /// The framebuffer shown at boot, for the first open to adopt (once).
+    public func takeBootFramebuffer() -> BootFramebuffer? {
+        defer { bootFramebuffer = nil }
+        return bootFramebuffer
+    }
+
     /// A start that ends before it opened the display puts the console back.
     public func releaseBootDisplay() {
         bootDisplay?.release()
         bootDisplay = nil
+        bootFramebuffer?.release()
+        bootFramebuffer = nil
     }
 
     /// The provider opened `display` (nil: none, or not DRM), adopting from `boot`.
@@ -89,6 +106,23 @@ public final class StartFrames {
                                          modeBytes: facts.modeBytes, framePath: "")
             }
             return (confirmed: BootRecord.Confirmed(devicePath: drm.path, outputs: outputs), sizes: drm.drmOutputs.map(\.size))
+        }
+        // A native driver that took over from the framebuffer belongs in the record noted then.
+        if opened != nil { pendingRecord = nil }
+    }
+
+    /// The provider opened the framebuffer `display`, adopting what `boot` showed or not. Only
+    /// an upright one is recorded: a turned picture's frame would have to be turned too.
+    public func openedFramebuffer(_ display: FramebufferDisplay, adopting boot: BootFramebuffer?, log: any BootLog) {
+        if let boot {
+            if display.adoptedBootFrame {
+                adoptedFrame = (boot.shownAt, false)
+            } else {
+                log.notice("boot record: \(display.path) is not driven as recorded; the console is given back")
+            }
+        }
+        if display.rotation == .upright {
+            openedFramebuffer = (display.path, display.info.id, display.size)
         }
     }
 
@@ -247,20 +281,23 @@ public final class StartFrames {
 
     /// nil when this start cannot be replayed from a record: another cache directory than the
     /// one looked in before the settings were read, no start layout from a file (or the
-    /// built-in one), or no DRM display.
+    /// built-in one), or neither a DRM display nor an upright framebuffer.
     private func record(for location: BootRecord.Location) -> BootRecord? {
-        guard let choices, choices.frameCacheDirectory == location.directory, let cache, look != nil, let source,
-              let opened, !opened.confirmed.outputs.isEmpty else { return nil }
-        var confirmed = opened.confirmed
+        guard let choices, choices.frameCacheDirectory == location.directory, let cache, look != nil, let source else { return nil }
+        let drm = opened.flatMap { $0.confirmed.outputs.isEmpty ? nil : $0 }
+        guard drm != nil || openedFramebuffer != nil else { return nil }
         var frames: [BootRecord.Frame] = []
-        for (i, size) in opened.sizes.enumerated() {
+        func frame(_ size: Size) -> String {
             let path = cache.path(layoutName: source.name, layoutText: source.text, size: size)
-            confirmed.outputs[i].framePath = path
             let frame = BootRecord.Frame(size: size, path: path)
             if !frames.contains(frame) { frames.append(frame) }
+            return path
         }
+        var confirmed = drm?.confirmed
+        for (i, size) in (drm?.sizes ?? []).enumerated() { confirmed?.outputs[i].framePath = frame(size) }
+        let framebuffer = openedFramebuffer.map { BootRecord.Framebuffer(path: $0.path, id: $0.id, size: $0.size, framePath: frame($0.size)) }
         return BootRecord(hiddenMarkPath: choices.hiddenMarkPath, layoutPath: source.path, layoutHash: BootRecord.layoutHash(source.text),
                           devicePath: choices.device, connectors: choices.connectors, modes: choices.modes, frames: frames,
-                          confirmed: confirmed)
+                          confirmed: confirmed, framebuffer: framebuffer)
     }
 }

@@ -37,6 +37,8 @@ public final class DRMDisplayProvider: DisplayProvider {
     public func open(settings: Settings, logger: Logger) throws(DaemonError) -> (any Display)? {
         let boot = start.takeBootDisplay()
         defer { boot?.release() }
+        let bootFramebuffer = start.takeBootFramebuffer()
+        defer { bootFramebuffer?.release() }
         framebuffer = nil
         if settings.backend == .wayland {
             throw DaemonError("the wayland backend is opened by the Wayland provider, which this executable lacks")
@@ -46,7 +48,7 @@ public final class DRMDisplayProvider: DisplayProvider {
         }
         if settings.backend == .fbdev || settings.device.map(Self.isFramebufferPath) == true {
             start.opened(nil, adopting: boot, log: logger)
-            let display = openFramebuffer(settings.device ?? Self.firstFramebuffer, settings: settings, logger: logger)
+            let display = openFramebuffer(settings.device ?? Self.firstFramebuffer, settings: settings, logger: logger, boot: bootFramebuffer)
             if display == nil { startWatching() } else { stopWatching() }
             return display
         }
@@ -55,6 +57,9 @@ public final class DRMDisplayProvider: DisplayProvider {
         let display = openDRM(settings: settings, logger: logger, boot: boot)
         start.opened(display, adopting: boot, log: logger)
         if let display {
+            // A card that takes the screen from the framebuffer the boot path drew on gives the
+            // console back when it lets the screen go, as after a hand-over.
+            display.inheritedConsole = bootFramebuffer?.detachConsole()
             stopWatching()
             return display
         }
@@ -63,7 +68,7 @@ public final class DRMDisplayProvider: DisplayProvider {
         if watchFD == nil { startWatching() }
         if settings.backend == .auto, settings.device == nil, !DRMDisplay.anyCardPresent,
            SystemCalls.fileExists(Self.firstFramebuffer) {
-            return openFramebuffer(Self.firstFramebuffer, settings: settings, logger: logger)
+            return openFramebuffer(Self.firstFramebuffer, settings: settings, logger: logger, boot: bootFramebuffer)
         }
         return nil
     }
@@ -101,11 +106,13 @@ public final class DRMDisplayProvider: DisplayProvider {
         return display
     }
 
-    private func openFramebuffer(_ path: String, settings: Settings, logger: Logger) -> FramebufferDisplay? {
+    private func openFramebuffer(_ path: String, settings: Settings, logger: Logger, boot: BootFramebuffer?) -> FramebufferDisplay? {
         guard SystemCalls.fileExists(path) else { return nil }
         do {
             let name = path.split(separator: "/").last.map(String.init) ?? path
-            let display = try FramebufferDisplay.open(path: path, rotation: settings.rotations[name] ?? settings.rotation ?? .upright)
+            let display = try FramebufferDisplay.open(path: path, rotation: settings.rotations[name] ?? settings.rotation ?? .upright,
+                                                      boot: boot)
+            start.openedFramebuffer(display, adopting: boot, log: logger)
             logger.info("\(path): \(display.info.id), \(display.info.width)x\(display.info.height), \(display.format), \(display.info.lineLength) bytes a row, \(display.doubleBuffered ? "two pages (panned)" : "one page"), turned \(display.rotation)")
             framebuffer = display
             return display

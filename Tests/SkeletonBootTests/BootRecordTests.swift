@@ -86,7 +86,7 @@ struct BootRecordTests {
         defer { removeDirectory() }
         let record = try writeRecordAndFiles()
         let bytes = record.encoded
-        #expect(Array(bytes.prefix(8)) == Array("SKBOOT02".utf8))
+        #expect(Array(bytes.prefix(8)) == Array("SKBOOT03".utf8))
         let found = try #require(screens(record))
         #expect(found.device == "/dev/dri/card7")
         #expect(found.screens.size == Size(width: 7, height: 3))
@@ -140,10 +140,41 @@ struct BootRecordTests {
         #expect(plan.encoded.withUnsafeBytes { BootRecordView($0) } != nil)
         // A truncated or extended file, the old format's magic, nothing: no record at all.
         let bytes = record.encoded
-        for broken in [Array(bytes.dropLast()), bytes + [0], Array("SKBOOT01".utf8) + bytes.dropFirst(8), []] {
+        for broken in [Array(bytes.dropLast()), bytes + [0], Array("SKBOOT02".utf8) + bytes.dropFirst(8), []] {
             #expect(broken.withUnsafeBytes { BootRecordView($0) } == nil)
         }
         #expect(screens(record) != nil)
+    }
+
+    @Test func aRecordNamesTheFramebufferItWasShownOnAndIsShownThereOnlyAsItWas() throws {
+        defer { removeDirectory() }
+        var record = try writeRecordAndFiles()
+        #expect(record.encoded.withUnsafeBytes { BootRecordView($0)?.framebuffer } == nil)
+        // Not a framebuffer: a file the boot path must leave as it is.
+        let notAFramebuffer = directory + "/fb0"
+        let untouched = Data(repeating: 0xA5, count: 7 * 3 * 4)
+        try untouched.write(to: URL(fileURLWithPath: notAFramebuffer))
+        record.framebuffer = BootRecord.Framebuffer(path: notAFramebuffer, id: "EFI VGA", size: Size(width: 7, height: 3),
+                                                    framePath: directory + "/x-7x3.frame")
+        let bytes = record.encoded
+        let read = try #require(bytes.withUnsafeBytes { BootRecordView($0)?.framebuffer })
+        #expect(read.path == notAFramebuffer && read.size == Size(width: 7, height: 3))
+        #expect(bytes.withUnsafeBytes { BootRecordView($0)?.showOnFramebuffer() } == nil)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: notAFramebuffer)) == untouched)
+        // Its frame entry gone, or of another size: not shown either; the record still reads.
+        var otherSize = record
+        otherSize.framebuffer?.size = Size(width: 8, height: 3)
+        var gone = record
+        gone.framebuffer?.framePath += ".gone"
+        for changed in [otherSize, gone] {
+            #expect(changed.encoded.withUnsafeBytes { BootRecordView($0)?.showOnFramebuffer() } == nil)
+            #expect(changed.encoded.withUnsafeBytes { BootRecordView($0) } != nil)
+        }
+        // Cut anywhere in the framebuffer's fields: no record at all.
+        let withoutFramebuffer = try writeRecordAndFiles().encoded
+        for end in withoutFramebuffer.count..<bytes.count {
+            #expect(Array(bytes.prefix(end)).withUnsafeBytes { BootRecordView($0) } == nil, "cut at \(end)")
+        }
     }
 
     @Test func writingARecordRemovesTheDirectorysOtherRecords() throws {

@@ -70,7 +70,7 @@ struct BootPlanTests {
         #expect(target.directory == "/srv/image/cache")
         #expect(path == directory + "/cache/" + target.path.split(separator: "/").last!)
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        #expect(Array(bytes.prefix(8)) == Array("SKBOOT02".utf8))
+        #expect(Array(bytes.prefix(8)) == Array("SKBOOT03".utf8))
         #expect(String(decoding: bytes, as: UTF8.self).contains("/run/sk/control.sock.hidden"))
 
         bytes.withUnsafeBytes { raw in

@@ -352,7 +352,7 @@ def run_cached_start(c: Checker, c_binary: Path, record: tuple[str, bytes] | Non
     entries = sorted(cache.glob("*.frame"))
     plans = sorted(cache.glob("*.boot"))
     c.check("cached start: `skeletond cache` wrote an entry and a boot plan on the host",
-            made.returncode == 0 and len(entries) == 1 and len(plans) == 1 and plans[0].read_bytes()[:8] == b"SKBOOT02",
+            made.returncode == 0 and len(entries) == 1 and len(plans) == 1 and plans[0].read_bytes()[:8] == b"SKBOOT03",
             made.stderr)
     if not entries or not plans:
         return {}
@@ -397,7 +397,7 @@ def run_cached_start(c: Checker, c_binary: Path, record: tuple[str, bytes] | Non
             # Over the plan: the same name, now a record of what the start drove.
             written = boot_record(log)
             c.check(f"{label}: the boot record was written over the plan", written is not None and written[0] == plans[0].name
-                    and written[1][:8] == b"SKBOOT02" and len(re.findall(r"@@BOOT_RECORD ", log)) == 1,
+                    and written[1][:8] == b"SKBOOT03" and len(re.findall(r"@@BOOT_RECORD ", log)) == 1,
                     f"printed: {written[0] if written else None}")
             if record is not None and written is not None:
                 c.check(f"{label}: that record is the one a start without a plan writes", written[1] == record[1])
@@ -716,7 +716,7 @@ def run_case(name: str, c: Checker, c_binary: Path) -> dict:
     c.check(f"{name}: the first start found no cache entry and wrote one",
             "first frame on drm (" in log and "from the frame cache" not in log and "frame cache: wrote" in log)
     record = boot_record(log)
-    c.check(f"{name}: the first start wrote a boot record", record is not None and record[1].startswith(b"SKBOOT02"),
+    c.check(f"{name}: the first start wrote a boot record", record is not None and record[1].startswith(b"SKBOOT03"),
             "no @@BOOT_RECORD line" if record is None else f"{record[0]} starts {record[1][:8]!r}")
     figures = start_up_figures(log)
     if record:

@@ -17,11 +17,24 @@ and RGB565 once more with the picture turned by 90 degrees, laid out at 768x1024
 Then the hand-over (24 bpp): `--backend auto` takes /dev/fb0 since there is no DRM card; a tint
 is sent; bochs is loaded (it removes vesafb) and the daemon moves to /dev/dri/card0 by itself,
 without a present failing first: the screen equals the render with the tint at bochs's mode.
+Then the boot record on the firmware's framebuffer (32 bpp), started as the initramfs starts it
+(`SKELETOND_INITRAMFS=1`, a frame cache directory):
+  1. a first boot: the daemon draws on vesafb with nothing prepared, bochs takes over, and at
+     `hide` the entries and the record are written: the record names vesafb ("VESA VGA",
+     1024x768) beside bochs's outputs;
+  2. a second boot with that record and its entries: the frame is on vesafb from the record
+     before the settings are read (`from the boot record`; both boots' times from the process's
+     start to the first frame are printed), the screen equals the render, nothing is written
+     again, and bochs takes over as before; another boot without bochs: at SIGTERM the console
+     is back as it was before the start;
+  3. a boot with the record at another mode (vga=0x343, 800x600 at 32 bpp): the record is
+     not shown there; the daemon draws at the new size.
 Screenshots and logs go to build/e2e/fbdev/ (never committed).
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import sys
@@ -93,6 +106,62 @@ shot after
 echo "@@STATUS $(ctl status --json)"
 kill -TERM "$sd"; wait "$sd"; echo "@@SKELETOND_EXIT $?"
 """
+
+
+RECORD_RUN = ("/bin/skeletond run --config /etc/skeletond.json --layouts /layouts --layout solid --backend auto "
+              "--log-level debug --frame-cache /var/cache/skeletond")
+
+# As the initramfs starts it (the hashing seed too: getrandom() would wait for the kernel's
+# entropy): the entries and the record wait for the hide.
+RECORD_FIRST_GUEST = r"""
+ctl() { /bin/skeletonctl --socket /run/skeletond/control.sock "$@"; }
+export SKELETOND_INITRAMFS=1 SWIFT_DETERMINISTIC_HASHING=1
+spawn /tmp/d.log @RUN@
+sd=$SPAWNED_PID
+wait_for_line /tmp/d.log 'first frame on fbdev' 30 || fail "skeletond drew no frame on fbdev"
+load_modules bochs
+wait_for_line /tmp/d.log 'drm takes over from fbdev' 30 || fail "skeletond did not move to the DRM card"
+wait_for_line /tmp/d.log 'first frame on drm' 30 || true
+ctl hide --retain --wait || fail "hide failed"
+wait_for_line /tmp/d.log 'boot record: wrote' 30 || fail "skeletond wrote no boot record"
+for f in /var/cache/skeletond/*; do echo "@@CACHE_FILE $(basename "$f") $(base64 "$f" | tr -d '\n')"; done
+kill -TERM "$sd"; wait "$sd"; echo "@@SKELETOND_EXIT $?"
+"""
+
+RECORD_AGAIN_GUEST = r"""
+ctl() { /bin/skeletonctl --socket /run/skeletond/control.sock "$@"; }
+echo 0 > /sys/class/graphics/fbcon/cursor_blink || fail "cannot stop the cursor blinking"
+printf '\n@CONSOLE_TEXT@\n' > /dev/tty1 || fail "cannot write to the console"
+usleep 300000
+shot console
+export SKELETOND_INITRAMFS=1 SWIFT_DETERMINISTIC_HASHING=1
+spawn /tmp/d.log @RUN@
+sd=$SPAWNED_PID
+wait_for_line /tmp/d.log 'first frame on fbdev' 30 || fail "skeletond drew no frame on fbdev"
+ctl ping || fail "no ping"
+usleep 500000
+shot recorded
+@THEN@
+kill -TERM "$sd"; wait "$sd"; echo "@@SKELETOND_EXIT $?"
+usleep 500000
+shot after-term
+"""
+
+# The second boot, after its shots: bochs takes over from the framebuffer the record drew on.
+RECORD_HANDOVER = r"""
+load_modules bochs
+wait_for_line /tmp/d.log 'drm takes over from fbdev' 30 || fail "skeletond did not move to the DRM card"
+wait_for_line /tmp/d.log 'first frame on drm' 30 || true
+ctl ping || fail "no ping after the hand-over"
+usleep 700000
+shot after
+"""
+
+
+def first_frame_ms(log: str) -> float | None:
+    """How long after its process's start the daemon's first frame was on screen."""
+    m = re.search(r"first frame on fbdev \((\d+) ms after process start", log)
+    return float(m.group(1)) if m else None
 
 
 def quantised_565(img: png.Image) -> png.Image:
@@ -179,6 +248,86 @@ def run_handover(c: Checker) -> None:
     c.check(f"{label}: no error in the daemon's log", not errors, "; ".join(errors[:3]))
 
 
+def run_record(c: Checker) -> None:
+    out, layouts, guest_files = case_files("record", OUT)
+    run = RECORD_RUN
+    print("== boot record on vesafb (vga=0x344): a first boot writes it at hide, after bochs took over")
+    r = boot("fbdev-record-first", "0x344", RECORD_FIRST_GUEST.replace("@RUN@", run), guest_files, out / "first")
+    log = r["serial_log"]
+    (out / "first" / "serial.txt").write_text(log)
+    label = "record, first boot"
+    c.check(f"{label}: guest script ran to the end", r["ok"], "; ".join(r.get("errors", [])) + f" (log {out}/first/serial.txt)")
+    cache = {m.group(1): base64.b64decode(m.group(2)) for m in re.finditer(r"@@CACHE_FILE (\S+) (\S+)", log)}
+    records = [bytes_ for name, bytes_ in cache.items() if name.endswith(".boot")]
+    entries = [name for name in cache if name.endswith(".frame")]
+    c.check(f"{label}: one boot record and the frame entries written", len(records) == 1 and 1 <= len(entries) <= 2, f"{sorted(cache)}")
+    c.check(f"{label}: the record names vesafb at 1024x768 beside bochs's output",
+            len(records) == 1 and records[0][:8] == b"SKBOOT03" and b"/dev/fb0" in records[0] and b"VESA VGA" in records[0]
+            and b"/dev/dri/card0" in records[0])
+    cold = first_frame_ms(log)
+    errors = [line for line in log.splitlines() if line.startswith("<3>")]
+    c.check(f"{label}: no error in the daemon's log", not errors, "; ".join(errors[:3]))
+    if len(records) != 1:
+        return
+    files = dict(guest_files)
+    for name, data in cache.items():
+        files[f"/var/cache/skeletond/{name}"] = data
+    expected = host_render(layouts / "solid.json", SIZE, out / "expected.png")
+
+    print("== boot record on vesafb: a second boot shows it before the settings are read; bochs takes over")
+    guest = (RECORD_AGAIN_GUEST.replace("@RUN@", run).replace("@CONSOLE_TEXT@", CONSOLE_TEXT)
+             .replace("@THEN@", RECORD_HANDOVER).replace("usleep 500000\nshot after-term\n", ""))
+    r = boot("fbdev-record-again", "0x344", guest, files, out / "again")
+    log = r["serial_log"]
+    (out / "again" / "serial.txt").write_text(log)
+    label = "record, second boot"
+    c.check(f"{label}: guest script ran to the end", r["ok"], "; ".join(r.get("errors", [])) + f" (log {out}/again/serial.txt)")
+    c.check(f"{label}: the first frame came from the boot record", "first frame on fbdev (" in log and "from the boot record)" in log)
+    recorded = first_frame_ms(log)
+    print(f"  first frame after the process's start: {recorded} ms from the record, {cold} ms with nothing prepared")
+    c.check(f"{label}: nothing was written again", "frame cache: wrote" not in log and "boot record: wrote" not in log)
+    compare(c, label, r, "recorded", expected, out / "again")
+    if "after" in r["screenshots"]:
+        after = png.read(r["screenshots"]["after"])
+        size = (after.width, after.height)
+        compare(c, label, r, "after", host_render(layouts / "solid.json", size, out / "expected-after.png"), out / "again")
+    errors = [line for line in log.splitlines() if line.startswith("<3>")]
+    c.check(f"{label}: no error in the daemon's log", not errors, "; ".join(errors[:3]))
+
+    print("== boot record on vesafb: a third boot without bochs; SIGTERM gives the console back")
+    guest = RECORD_AGAIN_GUEST.replace("@RUN@", run).replace("@CONSOLE_TEXT@", CONSOLE_TEXT).replace("@THEN@", "")
+    r = boot("fbdev-record-term", "0x344", guest, files, out / "term")
+    log = r["serial_log"]
+    (out / "term" / "serial.txt").write_text(log)
+    label = "record, SIGTERM"
+    c.check(f"{label}: guest script ran to the end", r["ok"], "; ".join(r.get("errors", [])) + f" (log {out}/term/serial.txt)")
+    c.check(f"{label}: the first frame came from the boot record", "from the boot record)" in log)
+    compare(c, label, r, "recorded", expected, out / "term")
+    if "after-term" in r["screenshots"] and "console" in r["screenshots"]:
+        ok, detail = console_is_back(png.read(r["screenshots"]["after-term"]), png.read(r["screenshots"]["console"]),
+                                     out / "term" / "diff-after-term.png")
+        print(f"  after SIGTERM vs the console before the start: {detail}")
+        c.check(f"{label}: after SIGTERM the text console is back as it was before the start", ok, detail)
+    else:
+        c.check(f"{label}: console and after-term screenshots taken", False)
+    exit_line = re.search(r"@@SKELETOND_EXIT (\d+)", log)
+    c.check(f"{label}: skeletond exited 0 on SIGTERM", exit_line is not None and exit_line.group(1) == "0")
+
+    print("== boot record on vesafb: a boot at another mode (vga=0x343, 800x600) does not show it")
+    guest = RECORD_AGAIN_GUEST.replace("@RUN@", run).replace("@CONSOLE_TEXT@", CONSOLE_TEXT).replace("@THEN@", "")
+    r = boot("fbdev-record-other-mode", "0x343", guest, files, out / "other-mode")
+    log = r["serial_log"]
+    (out / "other-mode" / "serial.txt").write_text(log)
+    label = "record, another mode"
+    c.check(f"{label}: guest script ran to the end", r["ok"], "; ".join(r.get("errors", [])) + f" (log {out}/other-mode/serial.txt)")
+    c.check(f"{label}: the record was not shown", "first frame on fbdev (" in log and "from the boot record" not in log)
+    compare(c, label, r, "recorded", host_render(layouts / "solid.json", (800, 600), out / "expected-800x600.png"), out / "other-mode")
+    if "after-term" in r["screenshots"] and "console" in r["screenshots"]:
+        ok, detail = console_is_back(png.read(r["screenshots"]["after-term"]), png.read(r["screenshots"]["console"]),
+                                     out / "other-mode" / "diff-after-term.png")
+        c.check(f"{label}: after SIGTERM the text console is back", ok, detail)
+
+
 def main() -> int:
     if static_tools_missing():
         return 1
@@ -186,6 +335,7 @@ def main() -> int:
     for name in DEPTHS:
         run_depth(c, name)
     run_handover(c)
+    run_record(c)
     print(f"{c.passed} passed, {c.failed} failed")
     return 0 if c.failed == 0 else 1
 

@@ -35,42 +35,28 @@ public final class FramebufferDisplay: Display, DisplayOutput {
     private var wroteWholeFrame = false
     private var released = false
     public private(set) var framesPresented = 0
+    /// The boot path's frame was on screen when this display opened (`BootFramebuffer`).
+    public private(set) var adoptedBootFrame = false
     /// Nothing keeps a framebuffer from showing frames (no master to lose).
     public var problem: String? { nil }
     /// Why the text console could not be quieted, if it could not (for `status`): the frames
     /// still show, the console may draw over them.
     public private(set) var consoleNote: String?
 
-    /// Opens `path`, reads its mode and maps its memory; nothing is drawn yet.
-    public static func open(path: String, rotation: Rotation = .upright,
-                            console: ConsoleQuieter? = ConsoleQuieter()) throws(DisplayError) -> FramebufferDisplay {
-        let fd: FileDescriptor
-        do { fd = try SystemCalls.openDevice(path) } catch {
-            throw DisplayError("\(path): \(error)", deviceGone: SystemCalls.isNoSuchFile(error.rawValue))
+    /// Opens `path`, reads its mode and maps its memory; nothing is drawn yet. With `boot`, the
+    /// framebuffer the boot path put the start layout's frame on, its mapping and quieted console
+    /// are taken over instead (`adoptedBootFrame`) when it is this device, upright.
+    public static func open(path: String, rotation: Rotation = .upright, console: ConsoleQuieter? = ConsoleQuieter(),
+                            boot: BootFramebuffer? = nil) throws(DisplayError) -> FramebufferDisplay {
+        if rotation == .upright, let (mapped, bootConsole) = boot?.take(for: path) {
+            let display = FramebufferDisplay(path: path, fd: mapped.fd, memory: mapped.memory, info: mapped.info, format: mapped.format,
+                                             rotation: rotation, console: bootConsole)
+            display.adoptedBootFrame = true
+            return display
         }
-        let info: FramebufferInfo
-        do { info = try SystemCalls.framebufferInfo(fd) } catch {
-            fd.close()
-            throw DisplayError("\(path): \(error) (not a framebuffer device?)")
-        }
-        let format: FramebufferFormat
-        switch FramebufferFormat.of(info) {
-        case .success(let f): format = f
-        case .failure(let error):
-            fd.close()
-            throw DisplayError("\(path) (\(info.id), \(info.width)x\(info.height)): \(error.message)")
-        }
-        guard info.width > 0, info.height > 0, info.lineLength >= info.width * format.bytesPerPixel,
-              info.memoryLength >= info.lineLength * info.height else {
-            fd.close()
-            throw DisplayError("\(path): the mode (\(info.width)x\(info.height), \(info.lineLength) bytes a row) does not fit its \(info.memoryLength) bytes of memory")
-        }
-        let memory: UnsafeMutableRawPointer
-        do { memory = try SystemCalls.mapShared(fd, length: info.memoryLength) } catch {
-            fd.close()
-            throw DisplayError("\(path): \(error)")
-        }
-        return FramebufferDisplay(path: path, fd: fd, memory: memory, info: info, format: format, rotation: rotation, console: console)
+        let mapped = try MappedFramebuffer.open(path)
+        return FramebufferDisplay(path: path, fd: mapped.fd, memory: mapped.memory, info: mapped.info, format: mapped.format,
+                                  rotation: rotation, console: console)
     }
 
     /// Over memory that stands for a framebuffer (tests, the benchmark): no device, no console.

@@ -29,6 +29,7 @@ struct BootFixtures: Sendable {
         Self.writeAtomically(Self.framePath, Self.frameEntry)
         if let seeds = getenv("SKELETOND_FUZZ_BOOT_SEEDS").map({ String(cString: $0) }) {
             Self.writeAtomically(seeds + "/record", Self.record.encoded)
+            Self.writeAtomically(seeds + "/record-framebuffer", Self.recordWithFramebuffer.encoded)
             Self.writeAtomically(seeds + "/plan", Self.plan(onlyNamed: false).encoded)
             Self.writeAtomically(seeds + "/plan-named", Self.plan(onlyNamed: true).encoded)
             Self.writeAtomically(seeds + "/frame", Self.frameEntry)
@@ -53,6 +54,13 @@ struct BootFixtures: Sendable {
         let output = BootRecord.Output(connectorID: 33, crtcID: 31, modeIsPreferred: true, modeBytes: modeBytes, framePath: framePath)
         var record = plan(onlyNamed: true)
         record.confirmed = BootRecord.Confirmed(devicePath: "/dev/dri/card0", outputs: [output])
+        return record
+    }
+
+    /// The record of a start that drew on the firmware's framebuffer before the native driver.
+    static var recordWithFramebuffer: BootRecord {
+        var record = record
+        record.framebuffer = BootRecord.Framebuffer(path: "/dev/fb0", id: "EFI VGA", size: frameSize, framePath: framePath)
         return record
     }
 

@@ -5,7 +5,7 @@ import SkeletonRender
 
 /// A file from the cache directory read as a start reads it: as a boot record (its confirmed
 /// outputs and the frame entries they name; its choices for the fixtures' connectors and its
-/// frame for their size) and as a frame cache entry (header, size and pixels).
+/// frame for their size; its framebuffer's fields) and as a frame cache entry (header, size and pixels).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzBoot(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
@@ -22,6 +22,8 @@ public func fuzzBoot(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             _ = record.wantedSize(name)
         }
         _ = record.device
+        // Read, not shown: an input may name any device, and the fuzzer must not draw on one.
+        _ = record.framebuffer
         if let path = record.framePath(for: BootFixtures.frameSize) { readEntry(path) }
     }
     fixtures.withInputFile(bytes, readEntry)

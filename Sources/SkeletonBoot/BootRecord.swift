@@ -118,7 +118,7 @@ public struct BootRecord: Equatable, Sendable {
     }
 
     static let magic: StaticString = "SKBOOT03"
-    static let maximumFileSize = 65536
+    package static let maximumFileSize = 65536
     public static let fileSuffix = ".boot"
 
     /// The hash a record keeps of its layout file's bytes.

@@ -7,6 +7,8 @@ import SkeletonSystem
 /// optional one) is copied as plain bytes: a String member would make the runtime instantiate
 /// `BootRecordView?`'s metadata on the boot path.
 package struct BootRecordView {
+    /// The FNV-1a hash of the start layout's bytes when the record was written.
+    package let layoutHash: UInt64
     private let deviceBytes: UnsafeRawBufferPointer
     private let onlyNamed: Bool
     private let names: UnsafeRawBufferPointer
@@ -25,10 +27,11 @@ package struct BootRecordView {
     static let maximumOutputs: UInt32 = 16
 
     /// nil when the bytes are not a whole record, the skeleton is hidden or the start layout's
-    /// file changed.
-    package init?(_ bytes: UnsafeRawBufferPointer) {
+    /// file changed (`checkingStart`; else only the first).
+    package init?(_ bytes: UnsafeRawBufferPointer, checkingStart: Bool = true) {
         var reader = BootRecordReader(bytes)
-        guard reader.magic(BootRecord.magic), Self.startIsCurrent(&reader), let device = reader.bytes(),
+        guard reader.magic(BootRecord.magic), let mark = reader.bytes(), let layoutPath = reader.bytes(), let layoutHash = reader.uint64(),
+              !checkingStart || Self.startIsCurrent(mark: mark, layoutPath: layoutPath, layoutHash: layoutHash), let device = reader.bytes(),
               let onlyNamed = reader.uint32(), let names = reader.bytes(), let modes = reader.bytes(), let frames = reader.bytes(),
               let confirmedDevice = reader.bytes(), let count = reader.uint32(), count <= Self.maximumOutputs else { return nil }
         let outputs = reader.rest
@@ -39,6 +42,7 @@ package struct BootRecordView {
         }
         guard let framebufferPath = reader.bytes(), let framebufferID = reader.bytes(), let framebufferWidth = reader.uint32(),
               let framebufferHeight = reader.uint32(), let framebufferFrame = reader.bytes(), reader.atEnd else { return nil }
+        self.layoutHash = layoutHash
         self.deviceBytes = device
         self.onlyNamed = onlyNamed != 0
         self.names = names
@@ -54,14 +58,12 @@ package struct BootRecordView {
         self.framebufferFrame = framebufferFrame
     }
 
-    /// Reads the fields a record begins with (the hidden mark's path, the start layout's path
-    /// and hash): whether the skeleton is not hidden and the layout file is as it was.
-    private static func startIsCurrent(_ reader: inout BootRecordReader) -> Bool {
-        guard let mark = reader.string(), HiddenMark(path: mark).state != .set,
-              let layoutPath = reader.string(), let layoutHash = reader.uint64() else { return false }
+    /// Whether the skeleton is not hidden in this boot and the start layout's file is as it was.
+    private static func startIsCurrent(mark: UnsafeRawBufferPointer, layoutPath: UnsafeRawBufferPointer, layoutHash: UInt64) -> Bool {
+        guard HiddenMark(path: String(decoding: mark, as: UTF8.self)).state != .set else { return false }
         if layoutPath.isEmpty { return true }
         var hash: UInt64?
-        _ = SystemCalls.withFileBytes(layoutPath, limit: 1 << 24) { hash = FNV1a.hash($0) }
+        _ = SystemCalls.withFileBytes(String(decoding: layoutPath, as: UTF8.self), limit: 1 << 24) { hash = FNV1a.hash($0) }
         return hash == layoutHash
     }
 
@@ -137,6 +139,9 @@ package struct BootRecordView {
         return BootFramebuffer.show(path: String(decoding: framebufferPath, as: UTF8.self), id: String(decoding: framebufferID, as: UTF8.self),
                                     size: size, readFrame: { frame.read(into: $0) })
     }
+
+    /// Whether a start confirmed what it drove (DRM outputs or a framebuffer): more than a plan.
+    package var isConfirmed: Bool { outputCount > 0 || !framebufferPath.isEmpty }
 
     /// The recorded framebuffer's path and size, if there is one.
     package var framebuffer: (path: String, size: Size)? {

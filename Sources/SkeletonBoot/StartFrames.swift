@@ -43,8 +43,14 @@ public final class StartFrames {
     /// Started in the initramfs: its files are thrown away when it switches to the real root,
     /// so the missed entries and the record are not written there (a full frame rendered and
     /// written, and the record, at the boot's busiest moment, for nothing) but at
-    /// `lastChance`, by then under the real root, where the next initramfs takes them from.
-    public var writesWaitForRealRoot = false
+    /// `lastChance`, by then under the real root, where the next initramfs takes them from; and
+    /// what it writes then, that initramfs lacked.
+    public var startedInInitramfs = false {
+        didSet { writesWaitForRealRoot = startedInInitramfs }
+    }
+    private var writesWaitForRealRoot = false
+    /// What this start wrote for the next one (an entry, the record).
+    private var wroteForNextStart = false
 
     public init(location: BootRecord.Location? = nil, bootDisplay: BootDisplay? = nil, bootFramebuffer: BootFramebuffer? = nil) {
         self.location = location
@@ -216,6 +222,23 @@ public final class StartFrames {
         writesWaitForRealRoot = false
         if !missing.isEmpty { writeMissing(lastChance: true, log: log) }
         if location != nil { settleRecord(log: log) }
+        if startedInInitramfs && wroteForNextStart { markInitramfsOutdated(log: log) }
+    }
+
+    /// The initramfs this start came from lacks what it wrote: the mark in the cache directory
+    /// asks `skeletond-initramfs.path` to make the initramfs again, so that the next boot finds
+    /// the entries and the record before the root is mounted (the hooks carry the directory's
+    /// files, not this hidden one).
+    private func markInitramfsOutdated(log: any BootLog) {
+        wroteForNextStart = false
+        guard let directory = choices?.frameCacheDirectory else { return }
+        let path = directory + "/" + FrameCache.initramfsOutdatedMark
+        do {
+            try SystemCalls.writeFile(path, Array("the frame cache or boot record changed since the initramfs was made\n".utf8))
+            log.info("frame cache: \(path) asks for the initramfs to be made again")
+        } catch {
+            log.warning("frame cache: cannot write \(path): \(error); the next boot's initramfs lacks what was written")
+        }
     }
 
     /// Renders the start layout's first frame for each size that missed, with a renderer of
@@ -233,6 +256,7 @@ public final class StartFrames {
                 try? SystemCalls.makeDirectories(FrameCache.directory(of: frame.path), mode: 0o755)
                 try cache.storeFirstFrame(of: look.layout, overrides: look.overrides, size: frame.size, sprites: sprites, at: frame.path)
                 log.info("frame cache: wrote \(frame.path) for \(frame.size)")
+                wroteForNextStart = true
             } catch {
                 failed.append(frame)
                 if lastChance {
@@ -274,6 +298,7 @@ public final class StartFrames {
         do {
             try record.write(to: location)
             log.info("boot record: wrote \(location.path)")
+            wroteForNextStart = true
         } catch {
             log.warning("boot record: cannot write \(location.path): \(error)")
         }

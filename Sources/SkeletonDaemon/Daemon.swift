@@ -116,7 +116,7 @@ public final class Daemon {
             running = false
         }
         host.keepsWaitingForCard = self.initramfs
-        start.writesWaitForRealRoot = self.initramfs
+        start.startedInInitramfs = self.initramfs
         prompts = makePromptDesk()
         host.sprites = sprites
         host.work = self.work

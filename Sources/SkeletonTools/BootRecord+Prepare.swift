@@ -8,8 +8,9 @@ extension BootRecord {
     /// after `FrameCache.prepare` wrote the frames at `sizes`: written beside them, named for a start with `runArguments` (from
     /// `run` on) that reads a settings file with the bytes of the one at `settingsPath` (none
     /// when it is missing), with the paths that start will use. `settings` are the cache
-    /// command's (its flags on that file), which found the frames. Returns the plan's path, or
-    /// why there is none.
+    /// command's (its flags on that file), which found the frames. A record a start confirmed for
+    /// the same layout is kept rather than replaced by a plan. Returns the path of the plan (or
+    /// of that record), or why there is none.
     public static func preparePlan(settings: Settings, settingsPath: String, runArguments: [String], sizes: [Size]) -> Result<String, ToolError> {
         var settingsFile: [UInt8]?
         if SystemCalls.fileExists(settingsPath) {
@@ -50,6 +51,12 @@ extension BootRecord {
                               frames: sizes.map { Frame(size: $0, path: targetCache.path(layoutName: source.name, layoutText: source.text, size: $0)) })
         let name = location.path.split(separator: "/").last.map(String.init) ?? ""
         let here = BootRecord.Location(directory: hostDirectory, path: hostDirectory + "/" + name)
+        // A record a start confirmed for this layout says more than a plan (the outputs it
+        // drove, the framebuffer it drew on before the native driver): it stays.
+        let confirmed = SystemCalls.readFile(here.path, limit: BootRecord.maximumFileSize)?.withUnsafeBytes { bytes in
+            BootRecordView(bytes, checkingStart: false).map { $0.isConfirmed && $0.layoutHash == plan.layoutHash }
+        }
+        if confirmed == true { return .success(here.path) }
         do { try plan.write(to: here) } catch {
             return .failure(ToolError("cannot write \(here.path): \(error)"))
         }

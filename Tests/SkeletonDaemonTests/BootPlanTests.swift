@@ -95,6 +95,39 @@ struct BootPlanTests {
         #expect(bytes.withUnsafeBytes { BootRecordView($0) } == nil)
     }
 
+    /// `skeletond cache` run again (skeletond-initramfs.path, a kernel update) keeps what a boot
+    /// confirmed for the same layout, the framebuffer included; a changed layout gets a plan.
+    @Test func aConfirmedRecordOfTheSameLayoutIsKept() throws {
+        defer { removeDirectory() }
+        let settingsFile = directory + "/settings.json"
+        try "{}".write(toFile: settingsFile, atomically: true, encoding: .utf8)
+        let host = try hostSettings(settingsFile)
+        let sizes = [Size(width: 1024, height: 768)]
+        _ = try FrameCache.prepare(settings: host, sizes: sizes).get()
+        let run = ["run", "--layouts", directory + "/layouts", "--layout", "solid", "--frame-cache", directory + "/cache"]
+        let path = try BootRecord.preparePlan(settings: host, settingsPath: settingsFile, runArguments: run, sizes: sizes).get()
+        let plan = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(plan.withUnsafeBytes { BootRecordView($0)?.isConfirmed } == false)
+
+        // What a start on efifb, then bochs, wrote at its hide (the skeleton hidden: the mark set).
+        var record = try #require(plan.withUnsafeBytes { _ in
+            BootRecord(hiddenMarkPath: directory + "/hidden", layoutPath: directory + "/layouts/solid.json",
+                       layoutHash: BootRecord.layoutHash(Array(TestLayouts.simpleText.utf8)), devicePath: nil, connectors: nil,
+                       modes: [:], frames: [], confirmed: nil,
+                       framebuffer: BootRecord.Framebuffer(path: "/dev/fb0", id: "EFI VGA", size: sizes[0], framePath: "x"))
+        })
+        _ = FileManager.default.createFile(atPath: directory + "/hidden", contents: FileManager.default.contents(atPath: "/proc/sys/kernel/random/boot_id"))
+        try Data(record.encoded).write(to: URL(fileURLWithPath: path))
+        #expect(try BootRecord.preparePlan(settings: host, settingsPath: settingsFile, runArguments: run, sizes: sizes).get() == path)
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == record.encoded, "the record was replaced")
+
+        // Written for another layout: replaced by the plan.
+        record.layoutHash &+= 1
+        try Data(record.encoded).write(to: URL(fileURLWithPath: path))
+        _ = try BootRecord.preparePlan(settings: host, settingsPath: settingsFile, runArguments: run, sizes: sizes).get()
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == plan)
+    }
+
     @Test func everyConnectedOutputOnTheNamedDevice() throws {
         defer { removeDirectory() }
         let plan = BootRecord(hiddenMarkPath: directory + "/hidden", layoutPath: nil, layoutHash: 1, devicePath: "/dev/dri/card3",

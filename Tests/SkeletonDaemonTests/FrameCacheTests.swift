@@ -172,9 +172,21 @@ struct FrameCacheTests {
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).isEmpty)
         #expect(c.request(#"{"command": "hide", "transition": {"kind": "none"}}"#)?["hidden"] == true)
         #expect(d.logContains("frame cache: wrote \(directory)/"), "\(d.log)")
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory)
-        #expect(files.count == 1 && files[0].hasSuffix("-200x100.frame"), "\(files)")
+        // The initramfs it came from lacks the entry: the mark asks for it to be made again.
+        #expect(d.logContains("asks for the initramfs to be made again"), "\(d.log)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        #expect(files.count == 2 && files[0] == FrameCache.initramfsOutdatedMark && files[1].hasSuffix("-200x100.frame"), "\(files)")
         #expect(d.stop() == 0)
+        // A start from an initramfs that had everything writes nothing, and leaves no mark.
+        try FileManager.default.removeItem(atPath: directory + "/" + FrameCache.initramfsOutdatedMark)
+        let again = try DaemonProcess(layouts: ["still": DaemonProcessTests.staticLayout], startLayout: "still", frameCache: directory,
+                                      environment: ["SKELETOND_INITRAMFS": "1"])
+        #expect(again.logContains("from the frame cache)"), "\(again.log)")
+        let a = try again.connect()
+        #expect(a.request(#"{"command": "hide", "transition": {"kind": "none"}}"#)?["hidden"] == true)
+        #expect(a.request(#"{"command": "ping"}"#)?["ok"] == true)
+        #expect(!FileManager.default.fileExists(atPath: directory + "/" + FrameCache.initramfsOutdatedMark), "\(again.log)")
+        #expect(again.stop() == 0)
         // (Another run directory: the hide left its mark in this one.)
         let next = try DaemonProcess(layouts: ["still": DaemonProcessTests.staticLayout], startLayout: "still", frameCache: directory)
         #expect(next.logContains("first frame on memory"))
@@ -193,8 +205,8 @@ struct FrameCacheTests {
         #expect(!d.log.contains("frame cache: wrote"), "\(d.log)")
         #expect(c.request(#"{"command": "hide", "retain": true}"#)?["ok"] == true)
         #expect(d.logContains("frame cache: wrote \(directory)/"), "\(d.log)")
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory)
-        #expect(files.count == 1 && files[0].hasSuffix("-200x100.frame"), "\(files)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        #expect(files == [FrameCache.initramfsOutdatedMark, files.last ?? ""] && files[1].hasSuffix("-200x100.frame"), "\(files)")
         #expect(d.stop() == 0)
     }
 

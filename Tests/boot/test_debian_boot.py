@@ -58,7 +58,10 @@ Debian's cryptsetup-initramfs with the passphrase typed over QMP, a wrong one fi
 
 Follow-ups that boot the `initramfs` case's root and the disk its boot left (they run that case
 too), told what to do by `e2e.step=` on the kernel command line (Tests/boot/guest/e2e-after):
-`layout-change`: at the end of the `initramfs` boot the start layout is edited (another tint);
+`layout-change`: at the end of the `initramfs` boot, first, the daemon from the initramfs must
+have left, at the hide, the mark that has skeletond-initramfs.path start skeletond-cache.service:
+it must succeed, consume the mark, keep the boot record the daemon wrote (its confirmed outputs)
+and make the initramfs again with that record in it; then the start layout is edited (another tint);
 skeletond-cache.path must start skeletond-cache.service, which must succeed, leave the new
 layout's frame in /var/cache/skeletond (read from the disk image with debugfs, equal to
 `skeletond render`) and make the initramfs again; the boot after it (`next-boot`, from that
@@ -68,7 +71,7 @@ equal to the render and a boot plan; in the chroot, without a display, it prepar
 purged (no /var/cache/skeletond, nothing in /run/skeletond). `disabled`: between them, a boot
 with `skeletond.enable=0`: no skeletond process in the initramfs once the card is up and no
 log, none in the real root, nothing holding the card, skeletond.service, .socket,
-skeletond-hide.service and skeletond-cache.path skipped by their condition (the journal says
+skeletond-hide.service and the path units skipped by their condition (the journal says
 so), no /run/skeletond, `skeletonctl status` exits 2, the text console on every screenshot.
 `dracut-disabled`: the same with the `dracut` case's root. Each boot prints how long it took.
 """
@@ -76,6 +79,7 @@ so), no /run/skeletond, `skeletonctl status` exits 2, the text console on every 
 from __future__ import annotations
 
 import argparse
+import base64
 import hashlib
 import json
 import os
@@ -870,6 +874,16 @@ def check_layout_change(c: Checker, result: dict, disk: Path, version: str, expe
     skeletond-cache.service, which wrote the new layout's frame and a boot plan and made the
     initramfs again. Returns that initramfs, for the next boot."""
     label = "layout-change"
+    remade = (marker(result, "INITRAMFS_REMADE") or "").split()
+    c.check(f"{label}: the hide's mark had skeletond-cache.service make the initramfs again, with the boot record in it",
+            len(remade) == 3 and remade[0].split(",")[:2] == ["success", "inactive"] and remade[1] == "mark=gone"
+            and remade[2] == "in-initramfs=1", str(remade))
+    if remade:
+        print(f"  {label}: the initramfs made again {remade[0].split(',')[-1]} after the hide's mark")
+    record = marker(result, "RECORD_AT_HIDE")
+    confirmed = base64.b64decode(record) if record else b""
+    c.check(f"{label}: that run kept the record the daemon confirmed (bochs's output), not a plan",
+            confirmed[:8] == b"SKBOOT03" and b"/dev/dri/card0" in confirmed, f"{confirmed[:8]!r}, {len(confirmed)} bytes")
     service = (marker(result, "CACHE_SERVICE") or "").split(",")
     c.check(f"{label}: skeletond-cache.service ran and succeeded", service[:3] == ["success", "0", "inactive"], str(service))
     if len(service) == 4:
@@ -908,8 +922,9 @@ def check_disabled(c: Checker, result: dict, expected: png.Image, work: Path, la
     c.check(f"{label}: no skeletond process in the real root", (marker(result, "DAEMONS") or "").strip() == "",
             str(marker(result, "DAEMONS")))
     units = dict(item.split("=", 1) for item in (marker(result, "UNITS") or "").split())
-    c.check(f"{label}: skeletond.service, .socket and skeletond-cache.path skipped by their condition",
-            units == {unit: "inactive,no" for unit in ("skeletond.service", "skeletond.socket", "skeletond-cache.path")}, str(units))
+    c.check(f"{label}: skeletond.service, .socket and the path units skipped by their condition",
+            units == {unit: "inactive,no" for unit in ("skeletond.service", "skeletond.socket", "skeletond-cache.path",
+                                                       "skeletond-initramfs.path")}, str(units))
     c.check(f"{label}: skeletond-hide.service skipped by its condition", marker(result, "HIDE_UNIT") == "inactive,no",
             str(marker(result, "HIDE_UNIT")))
     journal = marker(result, "JOURNAL") or ""

@@ -110,12 +110,10 @@ struct BootPlanTests {
         #expect(plan.withUnsafeBytes { BootRecordView($0)?.isConfirmed } == false)
 
         // What a start on efifb, then bochs, wrote at its hide (the skeleton hidden: the mark set).
-        var record = try #require(plan.withUnsafeBytes { _ in
-            BootRecord(hiddenMarkPath: directory + "/hidden", layoutPath: directory + "/layouts/solid.json",
-                       layoutHash: BootRecord.layoutHash(Array(TestLayouts.simpleText.utf8)), devicePath: nil, connectors: nil,
-                       modes: [:], frames: [], confirmed: nil,
-                       framebuffer: BootRecord.Framebuffer(path: "/dev/fb0", id: "EFI VGA", size: sizes[0], framePath: "x"))
-        })
+        var record = BootRecord(hiddenMarkPath: directory + "/hidden", layoutPath: directory + "/layouts/solid.json",
+                                layoutHash: BootRecord.layoutHash(Array(TestLayouts.simpleText.utf8)), devicePath: nil, connectors: nil,
+                                modes: [:], frames: [], confirmed: nil,
+                                framebuffer: BootRecord.Framebuffer(path: "/dev/fb0", id: "EFI VGA", size: sizes[0], framePath: "x"))
         _ = FileManager.default.createFile(atPath: directory + "/hidden", contents: FileManager.default.contents(atPath: "/proc/sys/kernel/random/boot_id"))
         try Data(record.encoded).write(to: URL(fileURLWithPath: path))
         #expect(try BootRecord.preparePlan(settings: host, settingsPath: settingsFile, runArguments: run, sizes: sizes).get() == path)

@@ -160,16 +160,22 @@ struct FrameCacheTests {
     /// Started from the initramfs, whose files go at the switch to the real root, the daemon
     /// writes no entry while it shows the skeleton; it writes it once the skeleton is hidden
     /// (by then under the real root), and that is the frame the next start shows.
-    @Test func fromTheInitramfsTheEntryWaitsForTheHide() throws {
-        defer { removeDirectory() }
+    /// A daemon started as from the initramfs, its first frame up and a turn of the loop after
+    /// it (where a start outside the initramfs writes its entry), nothing written yet.
+    func initramfsDaemon() throws -> (DaemonProcess, TestClient) {
         let d = try DaemonProcess(layouts: ["still": DaemonProcessTests.staticLayout], startLayout: "still", frameCache: directory,
                                   environment: ["SKELETOND_INITRAMFS": "1"])
         #expect(d.logContains("first frame on memory"))
         let c = try d.connect()
-        // A turn of the loop after the first frame, where a start outside the initramfs writes.
         #expect(c.request(#"{"command": "ping"}"#)?["ok"] == true)
         #expect(!d.log.contains("frame cache: wrote"), "\(d.log)")
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).isEmpty)
+        return (d, c)
+    }
+
+    @Test func fromTheInitramfsTheEntryWaitsForTheHide() throws {
+        defer { removeDirectory() }
+        let (d, c) = try initramfsDaemon()
         #expect(c.request(#"{"command": "hide", "transition": {"kind": "none"}}"#)?["hidden"] == true)
         #expect(d.logContains("frame cache: wrote \(directory)/"), "\(d.log)")
         // The initramfs it came from lacks the entry: the mark asks for it to be made again.
@@ -197,12 +203,7 @@ struct FrameCacheTests {
     /// entry that waited for the real root is written then too.
     @Test func fromTheInitramfsARetainedHideWritesTheEntryToo() throws {
         defer { removeDirectory() }
-        let d = try DaemonProcess(layouts: ["still": DaemonProcessTests.staticLayout], startLayout: "still", frameCache: directory,
-                                  environment: ["SKELETOND_INITRAMFS": "1"])
-        #expect(d.logContains("first frame on memory"))
-        let c = try d.connect()
-        #expect(c.request(#"{"command": "ping"}"#)?["ok"] == true)
-        #expect(!d.log.contains("frame cache: wrote"), "\(d.log)")
+        let (d, c) = try initramfsDaemon()
         #expect(c.request(#"{"command": "hide", "retain": true}"#)?["ok"] == true)
         #expect(d.logContains("frame cache: wrote \(directory)/"), "\(d.log)")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()

@@ -144,6 +144,29 @@ usleep 500000
 shot after-term
 """
 
+def record_boot(c: Checker, label: str, name: str, mode: str, guest: str, files: dict, out: Path) -> tuple[dict, str]:
+    """One boot of the record case: its result and serial log (kept in `out`), checked to have
+    run to the end with no error in the daemon's log."""
+    r = boot(name, mode, guest, files, out)
+    log = r["serial_log"]
+    (out / "serial.txt").write_text(log)
+    c.check(f"{label}: guest script ran to the end", r["ok"], "; ".join(r.get("errors", [])) + f" (log {out}/serial.txt)")
+    errors = [line for line in log.splitlines() if line.startswith("<3>")]
+    c.check(f"{label}: no error in the daemon's log", not errors, "; ".join(errors[:3]))
+    return r, log
+
+
+def check_console_back(c: Checker, label: str, r: dict, out: Path) -> None:
+    """After SIGTERM the screen is the console as captured before the start, pixel for pixel."""
+    if "after-term" not in r["screenshots"] or "console" not in r["screenshots"]:
+        c.check(f"{label}: console and after-term screenshots taken", False)
+        return
+    ok, detail = console_is_back(png.read(r["screenshots"]["after-term"]), png.read(r["screenshots"]["console"]),
+                                 out / "diff-after-term.png")
+    print(f"  after SIGTERM vs the console before the start: {detail}")
+    c.check(f"{label}: after SIGTERM the text console is back as it was before the start", ok, detail)
+
+
 def first_frame_ms(log: str) -> float | None:
     """How long after its process's start the daemon's first frame was on screen."""
     m = re.search(r"first frame on fbdev \((\d+) ms after process start", log)
@@ -238,11 +261,8 @@ def run_record(c: Checker) -> None:
     out, layouts, guest_files = case_files("record", OUT)
     run = RECORD_RUN
     print("== boot record on vesafb (vga=0x344): a first boot writes it at hide, after bochs took over")
-    r = boot("fbdev-record-first", "0x344", RECORD_FIRST_GUEST.replace("@RUN@", run), guest_files, out / "first")
-    log = r["serial_log"]
-    (out / "first" / "serial.txt").write_text(log)
     label = "record, first boot"
-    c.check(f"{label}: guest script ran to the end", r["ok"], "; ".join(r.get("errors", [])) + f" (log {out}/first/serial.txt)")
+    r, log = record_boot(c, label, "fbdev-record-first", "0x344", RECORD_FIRST_GUEST.replace("@RUN@", run), guest_files, out / "first")
     cache = {m.group(1): base64.b64decode(m.group(2)) for m in re.finditer(r"@@CACHE_FILE (\S+) (\S+)", log)}
     records = [bytes_ for name, bytes_ in cache.items() if name.endswith(".boot")]
     entries = [name for name in cache if name.endswith(".frame")]
@@ -252,8 +272,6 @@ def run_record(c: Checker) -> None:
             and b"/dev/dri/card0" in records[0])
     c.check(f"{label}: the initramfs is marked to be made again", "asks for the initramfs to be made again" in log)
     cold = first_frame_ms(log)
-    errors = [line for line in log.splitlines() if line.startswith("<3>")]
-    c.check(f"{label}: no error in the daemon's log", not errors, "; ".join(errors[:3]))
     if len(records) != 1:
         return
     files = dict(guest_files)
@@ -263,41 +281,23 @@ def run_record(c: Checker) -> None:
 
     print("== boot record on vesafb: a second boot shows it before the settings are read; SIGTERM gives the console back")
     guest = RECORD_AGAIN_GUEST.replace("@RUN@", run).replace("@CONSOLE_TEXT@", CONSOLE_TEXT)
-    r = boot("fbdev-record-again", "0x344", guest, files, out / "again")
-    log = r["serial_log"]
-    (out / "again" / "serial.txt").write_text(log)
     label = "record, second boot"
-    c.check(f"{label}: guest script ran to the end", r["ok"], "; ".join(r.get("errors", [])) + f" (log {out}/again/serial.txt)")
+    r, log = record_boot(c, label, "fbdev-record-again", "0x344", guest, files, out / "again")
     c.check(f"{label}: the first frame came from the boot record", "first frame on fbdev (" in log and "from the boot record)" in log)
     recorded = first_frame_ms(log)
     print(f"  first frame after the process's start: {recorded} ms from the record, {cold} ms with nothing prepared")
     c.check(f"{label}: nothing was written again", "frame cache: wrote" not in log and "boot record: wrote" not in log)
     compare(c, label, r, "recorded", expected, out / "again")
-    errors = [line for line in log.splitlines() if line.startswith("<3>")]
-    c.check(f"{label}: no error in the daemon's log", not errors, "; ".join(errors[:3]))
-    if "after-term" in r["screenshots"] and "console" in r["screenshots"]:
-        ok, detail = console_is_back(png.read(r["screenshots"]["after-term"]), png.read(r["screenshots"]["console"]),
-                                     out / "again" / "diff-after-term.png")
-        print(f"  after SIGTERM vs the console before the start: {detail}")
-        c.check(f"{label}: after SIGTERM the text console is back as it was before the start", ok, detail)
-    else:
-        c.check(f"{label}: console and after-term screenshots taken", False)
+    check_console_back(c, label, r, out / "again")
     exit_line = re.search(r"@@SKELETOND_EXIT (\d+)", log)
     c.check(f"{label}: skeletond exited 0 on SIGTERM", exit_line is not None and exit_line.group(1) == "0")
 
     print("== boot record on vesafb: a boot at another mode (vga=0x343, 800x600) does not show it")
-    guest = RECORD_AGAIN_GUEST.replace("@RUN@", run).replace("@CONSOLE_TEXT@", CONSOLE_TEXT)
-    r = boot("fbdev-record-other-mode", "0x343", guest, files, out / "other-mode")
-    log = r["serial_log"]
-    (out / "other-mode" / "serial.txt").write_text(log)
     label = "record, another mode"
-    c.check(f"{label}: guest script ran to the end", r["ok"], "; ".join(r.get("errors", [])) + f" (log {out}/other-mode/serial.txt)")
+    r, log = record_boot(c, label, "fbdev-record-other-mode", "0x343", guest, files, out / "other-mode")
     c.check(f"{label}: the record was not shown", "first frame on fbdev (" in log and "from the boot record" not in log)
     compare(c, label, r, "recorded", host_render(layouts / "solid.json", (800, 600), out / "expected-800x600.png"), out / "other-mode")
-    if "after-term" in r["screenshots"] and "console" in r["screenshots"]:
-        ok, detail = console_is_back(png.read(r["screenshots"]["after-term"]), png.read(r["screenshots"]["console"]),
-                                     out / "other-mode" / "diff-after-term.png")
-        c.check(f"{label}: after SIGTERM the text console is back", ok, detail)
+    check_console_back(c, label, r, out / "other-mode")
 
 
 def main() -> int:

@@ -28,10 +28,11 @@ public struct MappedFramebuffer {
             fd.close()
             throw DisplayError("\(path) (\(info.id), \(info.width)x\(info.height)): \(error.message)")
         }
-        guard info.width > 0, info.height > 0, info.lineLength >= info.width * format.bytesPerPixel,
-              info.memoryLength >= info.lineLength * info.height else {
+        // The page on screen (from the pan offset's row) must lie in the memory mapped.
+        guard info.width > 0, info.height > 0, info.lineLength >= info.width * format.bytesPerPixel, info.yOffset >= 0,
+              info.memoryLength >= info.lineLength * (info.yOffset + info.height) else {
             fd.close()
-            throw DisplayError("\(path): the mode (\(info.width)x\(info.height), \(info.lineLength) bytes a row) does not fit its \(info.memoryLength) bytes of memory")
+            throw DisplayError("\(path): the mode (\(info.width)x\(info.height) from row \(info.yOffset), \(info.lineLength) bytes a row) does not fit its \(info.memoryLength) bytes of memory")
         }
         let memory: UnsafeMutableRawPointer
         do { memory = try SystemCalls.mapShared(fd, length: info.memoryLength) } catch {

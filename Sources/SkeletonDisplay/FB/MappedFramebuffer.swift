@@ -3,11 +3,10 @@ import SkeletonSystem
 /// A framebuffer device opened and its memory mapped: its mode (FBIOGET_VSCREENINFO and
 /// FBIOGET_FSCREENINFO), the pixel layout that mode implies, and the memory. Shared by
 /// `FramebufferDisplay` and the boot path's `BootFramebuffer`, whose mapping the display adopts.
-public struct MappedFramebuffer {
-    public let path: String
+struct MappedFramebuffer {
     let fd: FileDescriptor
-    public let info: FramebufferInfo
-    public let format: FramebufferFormat
+    let info: FramebufferInfo
+    let format: FramebufferFormat
     let memory: UnsafeMutableRawPointer
 
     /// Opens `path`, reads its mode and maps its memory; nothing is drawn.
@@ -39,7 +38,7 @@ public struct MappedFramebuffer {
             fd.close()
             throw DisplayError("\(path): \(error)")
         }
-        return MappedFramebuffer(path: path, fd: fd, info: info, format: format, memory: memory)
+        return MappedFramebuffer(fd: fd, info: info, format: format, memory: memory)
     }
 
     /// The page on screen: the row the driver's pan offset shows first.

@@ -15,9 +15,10 @@ public struct FrameCache: Sendable {
     public let directory: String
     private let executableID: [UInt8]
 
-    /// Left in the directory by a daemon from the initramfs that wrote what that initramfs lacked
-    /// (`skeletond-initramfs.path` makes the initramfs again); hidden, so the hooks' `*` leaves
-    /// it out.
+    /// Left in the directory by a daemon from the initramfs that wrote what that initramfs lacked,
+    /// and by `skeletond cache --check-unchanged` when its inputs changed during the run
+    /// (`skeletond-initramfs.path` prepares the next boot and makes the initramfs again);
+    /// hidden, so the hooks' `*` leaves it out.
     public static let initramfsOutdatedMark = ".initramfs-outdated"
 
     static let magic: StaticString = "SKFRAME1"

@@ -4,6 +4,7 @@ import SkeletonDaemon
 import SkeletonSettings
 import SkeletonDisplay
 import SkeletonLayout
+import SkeletonSystem
 
 struct CacheCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,32 +16,40 @@ struct CacheCommand: ParsableCommand {
             cached frame before it parses the layout. Beside the frames goes a boot plan for the \
             `skeletond run` command line given after `--` (default: `run`, as skeletond.service \
             starts it): with it, the image's first boot shows the frame before the daemon reads \
-            its settings, as every later boot does from its boot record.
+            its settings, as every later boot does from its boot record. With \
+            --check-unchanged it caches nothing: it compares the settings, the layouts and the \
+            executable with what the last run prepared from, and when they changed leaves the \
+            mark that has skeletond-initramfs.path run skeletond-cache.service again.
             """
     )
 
     @OptionGroup var start: StartOptions
 
     @Option(help: "An output size WxH, or auto: the sizes of the outputs the daemon would drive now; repeat for several.")
-    var size: [CacheSize]
+    var size: [CacheSize] = []
+
+    @Flag(help: "Cache nothing: leave the initramfs mark when the inputs differ from those the last run prepared from.")
+    var checkUnchanged = false
 
     @Argument(parsing: .postTerminator, help: "The `skeletond run` command line the image starts the daemon with, after `--`.")
     var runCommandLine: [String] = []
 
     func validate() throws {
-        if size.isEmpty { throw ValidationError("give at least one --size") }
+        if checkUnchanged {
+            if !size.isEmpty || !runCommandLine.isEmpty { throw ValidationError("--check-unchanged takes no --size and no command line") }
+        } else if size.isEmpty {
+            throw ValidationError("give at least one --size")
+        }
     }
 
     func run() throws {
         var flags = RunFlags()
         start.apply(to: &flags)
-        let settings: Settings
-        switch flags.settingsSource.load() {
-        case .success(let s): settings = s
-        case .failure(let e):
-            printError(e.lines)
-            throw ExitCode(1)
-        }
+        if checkUnchanged { return try checkInputs(flags) }
+        // The inputs' fingerprint is taken before anything is read for the cache: a change after
+        // it is one the check sees.
+        let inputs = CacheInputs(settingsPath: flags.configPath, layoutsDirectory: try loadSettings(flags).layoutsDirectory)
+        let settings = try loadSettings(flags)
         var sizes: [Size] = []
         for wanted in size {
             switch wanted {
@@ -72,5 +81,46 @@ struct CacheCommand: ParsableCommand {
             printError(["skeletond cache: no boot plan: \(error)"])
             throw ExitCode(1)
         }
+        if let directory = settings.frameCacheDirectory {
+            do { try inputs.record(in: directory) } catch {
+                printError(["skeletond cache: cannot write \(directory)/\(CacheInputs.fileName): \(error)"])
+                throw ExitCode(1)
+            }
+        }
+    }
+
+    /// The settings, or their errors printed and exit status 1.
+    private func loadSettings(_ flags: RunFlags) throws -> Settings {
+        switch flags.settingsSource.load() {
+        case .success(let settings): return settings
+        case .failure(let e):
+            printError(e.lines)
+            throw ExitCode(1)
+        }
+    }
+
+    /// `--check-unchanged`: the mark when the inputs are no longer those of the last run's
+    /// fingerprint (settings that no longer read are not). Nothing when no run wrote one.
+    private func checkInputs(_ flags: RunFlags) throws {
+        let directory: String
+        let now: CacheInputs?
+        switch flags.settingsSource.load() {
+        case .success(let settings):
+            guard let cache = settings.frameCacheDirectory else { return }
+            directory = cache
+            now = CacheInputs(settingsPath: flags.configPath, layoutsDirectory: settings.layoutsDirectory)
+        case .failure(let e):
+            // Where the cache is cannot be read from them: the default place.
+            directory = flags.frameCache.flatMap { $0 == "none" ? nil : $0 } ?? Settings.defaultFrameCacheDirectory
+            now = nil
+            printError(e.lines)
+        }
+        guard let recorded = CacheInputs.recorded(in: directory), recorded != now else { return }
+        let mark = directory + "/" + FrameCache.initramfsOutdatedMark
+        do { try SystemCalls.writeFile(mark, []) } catch {
+            printError(["skeletond cache: cannot write \(mark): \(error)"])
+            throw ExitCode(1)
+        }
+        print("skeletond cache: the settings, a layout or the executable changed while the next boot was prepared; \(mark) has it prepared again")
     }
 }

@@ -270,4 +270,64 @@ struct FrameCacheTests {
         let noSize = try runTool(skeletond, ["cache", "--config", directory + "/s.json"])
         #expect(noSize.status == 64 && noSize.err.contains("--size"), "\(noSize.err)")
     }
+
+    /// skeletond-cache.service's last step: a change made while the run went on (the path units
+    /// let it pass) leaves the mark that has skeletond-initramfs.path start the run again.
+    @Test func aChangeDuringACacheRunLeavesTheMarkForAnotherRun() throws {
+        defer { removeDirectory() }
+        let layouts = directory + "/layouts"
+        try FileManager.default.createDirectory(atPath: layouts, withIntermediateDirectories: true)
+        try DaemonProcessTests.staticLayout.write(toFile: layouts + "/still.json", atomically: true, encoding: .utf8)
+        try "{}".write(toFile: directory + "/s.json", atomically: true, encoding: .utf8)
+        let skeletond = builtExecutable("skeletond")
+        let common = ["--config", directory + "/s.json", "--layouts", layouts, "--frame-cache", directory + "/cache"]
+        let mark = directory + "/cache/" + FrameCache.initramfsOutdatedMark
+        func check() throws -> (status: Int32, out: String, marked: Bool) {
+            let r = try runTool(skeletond, ["cache", "--check-unchanged"] + common)
+            let marked = FileManager.default.fileExists(atPath: mark)
+            try? FileManager.default.removeItem(atPath: mark)
+            return (r.status, r.out, marked)
+        }
+        // No run wrote a fingerprint yet: nothing to compare.
+        let before = try check()
+        #expect(before.status == 0 && before.out.isEmpty && !before.marked, "\(before)")
+
+        let cached = try runTool(skeletond, ["cache", "--layout", "still", "--size", "64x48"] + common)
+        #expect(cached.status == 0, "\(cached.err)")
+        let fingerprint = try #require(FileManager.default.contents(atPath: directory + "/cache/" + CacheInputs.fileName))
+        #expect(fingerprint.count == 16 && fingerprint.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) },
+                "\(String(decoding: fingerprint, as: UTF8.self))")
+        let unchanged = try check()
+        #expect(unchanged.status == 0 && unchanged.out.isEmpty && !unchanged.marked, "\(unchanged)")
+        // An editor's swap file is no change.
+        try "x".write(toFile: layouts + "/.still.json.swp", atomically: false, encoding: .utf8)
+        #expect(try check().marked == false)
+
+        let changes: [(String, () throws -> Void)] = [
+            ("a layout edited", { try DaemonProcessTests.staticLayout.replacingOccurrences(of: "}", with: " }")
+                .write(toFile: layouts + "/still.json", atomically: true, encoding: .utf8) }),
+            ("a layout added", { try "{}".write(toFile: layouts + "/other.json", atomically: true, encoding: .utf8) }),
+            ("a layout renamed", { try FileManager.default.moveItem(atPath: layouts + "/other.json", toPath: layouts + "/third.json") }),
+            ("a layout removed", { try FileManager.default.removeItem(atPath: layouts + "/third.json") }),
+            ("the settings edited", { try #"{"display": {"maxFps": 30}}"#.write(toFile: directory + "/s.json", atomically: true, encoding: .utf8) }),
+        ]
+        for (change, make) in changes {
+            try make()
+            let seen = try check()
+            #expect(seen.status == 0 && seen.marked, "\(change): \(seen)")
+            #expect(seen.out == "skeletond cache: the settings, a layout or the executable changed while the next boot was prepared; \(mark) has it prepared again\n",
+                    "\(change): \(seen.out)")
+            // The run the mark starts takes the change: then nothing is left to see.
+            let again = try runTool(skeletond, ["cache", "--layout", "still", "--size", "64x48"] + common)
+            #expect(again.status == 0, "\(change): \(again.err)")
+            #expect(try check().marked == false, "\(change): seen again after the run that took it")
+        }
+        // Settings that no longer read are a change too; the error is printed.
+        try "{".write(toFile: directory + "/s.json", atomically: true, encoding: .utf8)
+        let broken = try runTool(skeletond, ["cache", "--check-unchanged", "--config", directory + "/s.json", "--layouts", layouts,
+                                             "--frame-cache", directory + "/cache"])
+        #expect(broken.status == 0 && FileManager.default.fileExists(atPath: mark) && broken.err.contains("s.json"), "\(broken.err)")
+        let mixed = try runTool(skeletond, ["cache", "--check-unchanged", "--size", "64x48"] + common)
+        #expect(mixed.status == 64 && mixed.err.contains("--check-unchanged takes no --size and no command line"), "\(mixed.err)")
+    }
 }

@@ -58,14 +58,15 @@ extension BootRecord {
             if let value = flagValue(arg, "--frame-cache", next: i + 1 < argv.count ? argv[i + 1] : nil) { cache = value }
             i += 1
         }
+        // Checked on the C string: String.hasPrefix runs the standard library's grapheme code.
+        if let cache, cache[0] != CChar(UInt8(ascii: "/")) { return nil }
         let directory = cache.map { String(cString: $0) } ?? BootDefaults.frameCacheDirectory
-        guard directory.hasPrefix("/") else { return nil }
         var hash = FNV1a()
         hash.add(string: "skeletond boot record 2")
         guard SystemCalls.withBuildID({ hash.add($0) }) else { return nil }
         for arg in argv { if let arg { hash.add(UnsafeRawBufferPointer(start: arg, count: strlen(arg))) } }
         guard addSettings(config.map { String(cString: $0) } ?? BootDefaults.settingsPath, &hash) else { return nil }
-        return Location(directory: directory, path: "\(directory)/\(hash.hex)\(fileSuffix)")
+        return Location(directory: directory, path: hash.path(in: directory, suffix: fileSuffix))
     }
 
     /// `--name value` or `--name=value`.

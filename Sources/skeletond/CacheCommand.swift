@@ -100,7 +100,7 @@ struct CacheCommand: ParsableCommand {
     }
 
     /// `--check-unchanged`: the mark when the inputs are no longer those of the last run's
-    /// fingerprint (settings that no longer read are not). Nothing when no run wrote one.
+    /// fingerprint (settings that no longer read count as changed). Nothing when no run wrote one.
     private func checkInputs(_ flags: RunFlags) throws {
         let directory: String
         let now: CacheInputs?
@@ -110,10 +110,11 @@ struct CacheCommand: ParsableCommand {
             directory = cache
             now = CacheInputs(settingsPath: flags.configPath, layoutsDirectory: settings.layoutsDirectory)
         case .failure(let e):
-            // Where the cache is cannot be read from them: the default place.
-            directory = flags.frameCache.flatMap { $0 == "none" ? nil : $0 } ?? Settings.defaultFrameCacheDirectory
-            now = nil
             printError(e.lines)
+            // Where the cache is cannot be read from them: the flag's directory, else the default one.
+            if flags.frameCache == "none" { return }
+            directory = flags.frameCache ?? Settings.defaultFrameCacheDirectory
+            now = nil
         }
         guard let recorded = CacheInputs.recorded(in: directory), recorded != now else { return }
         let mark = directory + "/" + FrameCache.initramfsOutdatedMark

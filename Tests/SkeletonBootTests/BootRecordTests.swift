@@ -47,7 +47,9 @@ struct BootRecordTests {
 
         let base = try #require(location(["run", "--config", settings, "--frame-cache", cache]))
         #expect(base.directory == cache)
-        #expect(base.path.hasPrefix(cache + "/") && base.path.hasSuffix(".boot"))
+        let name = base.path.dropFirst(cache.count + 1)
+        #expect(base.path.hasPrefix(cache + "/") && name.count == 21 && name.hasSuffix(".boot")
+                && name.dropLast(5).allSatisfy { "0123456789abcdef".contains($0) }, "\(base.path)")
         #expect(location(["run", "--config", settings, "--frame-cache", cache]) == base)
         #expect(location(["run", "--config=\(settings)", "--frame-cache=\(cache)"])?.directory == cache)
         // Other arguments, or other settings bytes: another record.

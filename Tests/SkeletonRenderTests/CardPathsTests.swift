@@ -3,6 +3,8 @@ import FoundationEssentials
 #endif
 import Foundation
 @testable import SkeletonDisplay
+import CLibDRM
+import SkeletonSystem
 import Testing
 
 /// The card nodes a DRM start tries, in the order of their numbers, as the daemon's open and the
@@ -23,5 +25,13 @@ struct CardPathsTests {
         }
         #expect(tried == [directory + "/card0", directory + "/card2"])
         #expect(DRMCalls.cardPaths(directory: directory + "/missing").isEmpty)
+    }
+
+    /// Names as the kernel prints them, made without integer interpolation.
+    @Test func connectorNames() {
+        #expect(DRMCalls.connectorName(type: UInt32(DRM_MODE_CONNECTOR_HDMIA), typeID: 1) == "HDMI-A-1")
+        #expect(DRMCalls.connectorName(type: UInt32(DRM_MODE_CONNECTOR_VIRTUAL), typeID: 10) == "Virtual-10")
+        #expect(DRMCalls.connectorName(type: 9999, typeID: 4_294_967_295) == "Unknown9999-4294967295")
+        #expect(String("card", number: 0) == "card0" && String("", number: 1_000_000) == "1000000")
     }
 }

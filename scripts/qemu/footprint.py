@@ -5,7 +5,7 @@ record (every boot after the first), from the boot plan of an image builder's `s
 from a frame cache entry only, or with no cache at all. The executable is the initramfs's
 (`skeletond-initramfs`, what starts at boot with the package's hook) unless `--product skeletond`.
 
-    python3 scripts/qemu/footprint.py [--case boot-record|boot-plan|frame-cache|no-cache] [--product skeletond] [--top N]
+    python3 scripts/qemu/footprint.py [--case boot-record|boot-plan|frame-cache|no-cache] [--product skeletond] [--top N] [--runs N]
 
 Under emulation, and on a slow boot CPU, a start costs the code it runs for the first time;
 this count (QEMU's `-d in_asm` logs each block of guest code when it is first translated) is
@@ -16,7 +16,9 @@ host), the second starts from it (or from the plan, the frame cache entry alone,
 with `-d in_asm`. Counted from each program's entry point to its first frame: for the C program
 its drmModeDirtyFB call, for skeletond from the boot record or plan the first thing after the
 boot path (`ProcessArguments.argumentStrings`), otherwise `Daemon.logFirstFrame`. User and kernel blocks are
-counted alike. `--top N` lists the N functions with the most instructions translated in that span.
+counted alike. `--top N` lists the N functions with the most instructions translated in that span (of
+the last boot). `--runs N` counts N second boots and prints the medians and their ratio: the
+kernel's share moves from boot to boot.
 
 Needs scripts/qemu/fetch-deps.sh. Work files go to build/e2e/footprint/.
 """
@@ -28,6 +30,7 @@ import bisect
 import json
 import os
 import re
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -131,6 +134,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--case", choices=list(CASES), default="boot-record")
     parser.add_argument("--top", type=int, default=0)
+    parser.add_argument("--runs", type=int, default=1, help="boots counted (the second boot, again): medians and their ratio")
     parser.add_argument("--product", choices=["skeletond-initramfs", "skeletond"], default="skeletond-initramfs",
                         help="the executable that starts: the initramfs's (what boots with the package's hook) or the package's")
     options = parser.parse_args()
@@ -161,21 +165,30 @@ def main() -> int:
     if options.case == "boot-plan":
         files[f"/var/cache/skeletond/{record[0]}"] = OUT / "cache" / record[0]
     log = OUT / "in_asm.log"
-    second = qemu_harness.run(guest_files=files, guest_script=start_both("info"), out_dir=OUT / options.case,
-                              name=options.case, extra_qemu_args=["-d", "in_asm", "-D", str(log)], **run)
-    if CASES[options.case] not in second["serial_log"]:
-        raise SystemExit(f"the second boot's first frame did not come as expected ({options.case}; see {OUT / options.case})")
-    blocks = translated_blocks(log)
     c_symbols = symbols(c_binary)
-    c = count(blocks, entry_point(c_binary), c_symbols["drmModeDirtyFB"])
     s_symbols = symbols(binary)
     end_name = AFTER_BOOT_PATH if options.case in ("boot-record", "boot-plan") else FIRST_FRAME_LOGGED
     end = min((len(name), a) for name, a in s_symbols.items() if end_name in name)[1]
-    s = count(blocks, entry_point(binary), end, after=c["last"])
-    print(f"C reference, _start to drmModeDirtyFB: {c['user'] + c['kernel']} instructions "
-          f"({c['user']} user, {c['kernel']} kernel)")
-    print(f"skeletond ({options.case}), _start to its first frame: {s['user'] + s['kernel']} instructions "
-          f"({s['user']} user, {s['kernel']} kernel)")
+    totals: list[tuple[int, int]] = []
+    for _ in range(options.runs):
+        second = qemu_harness.run(guest_files=files, guest_script=start_both("info"), out_dir=OUT / options.case,
+                                  name=options.case, extra_qemu_args=["-d", "in_asm", "-D", str(log)], **run)
+        if CASES[options.case] not in second["serial_log"]:
+            raise SystemExit(f"the second boot's first frame did not come as expected ({options.case}; see {OUT / options.case})")
+        blocks = translated_blocks(log)
+        c = count(blocks, entry_point(c_binary), c_symbols["drmModeDirtyFB"])
+        s = count(blocks, entry_point(binary), end, after=c["last"])
+        print(f"C reference, _start to drmModeDirtyFB: {c['user'] + c['kernel']} instructions "
+              f"({c['user']} user, {c['kernel']} kernel)")
+        print(f"skeletond ({options.case}), _start to its first frame: {s['user'] + s['kernel']} instructions "
+              f"({s['user']} user, {s['kernel']} kernel)")
+        totals.append((c["user"] + c["kernel"], s["user"] + s["kernel"]))
+    if options.runs > 1:
+        # The kernel's share moves from boot to boot (whichever program first runs a kernel path
+        # has it translated): the medians of the boots, and their ratio.
+        c_median = statistics.median(t[0] for t in totals)
+        s_median = statistics.median(t[1] for t in totals)
+        print(f"medians of {options.runs} boots: C {c_median:.0f}, skeletond {s_median:.0f}: {s_median / c_median:.2f}x")
     if options.top:
         for n, name in top_functions(blocks[s["first"]:s["last"] + 1], binary, options.top):
             print(f"{n:8}  {name[:150]}")

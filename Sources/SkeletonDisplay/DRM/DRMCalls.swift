@@ -194,8 +194,8 @@ enum DRMCalls {
 
     /// The connector's name as the kernel prints it, such as "HDMI-A-1" or "Virtual-1".
     static func connectorName(type: UInt32, typeID: UInt32) -> String {
-        let name = drmModeGetConnectorTypeName(type).map { String(cString: $0) } ?? "Unknown\(type)"
-        return "\(name)-\(typeID)"
+        let name = drmModeGetConnectorTypeName(type).map { String(cString: $0) } ?? String("Unknown", number: type)
+        return String(name + "-", number: typeID)
     }
 
     /// The connector's "panel orientation" property (0 normal, 1 upside down, 2 left side up,
@@ -228,7 +228,7 @@ enum DRMCalls {
     static func forEachCard(directory: String = "/dev/dri", _ body: (String) -> Bool) {
         var previous = -1
         while let number = nextCardNumber(after: previous, directory: directory) {
-            guard body("\(directory)/card\(number)") else { return }
+            guard body(String(directory + "/card", number: UInt32(number))) else { return }
             previous = number
         }
     }

@@ -5,11 +5,13 @@ boot (cold, as at a real boot), in four cases: no cache (a first boot), a frame 
 prepared by `skeletond cache`, that entry with the boot plan `skeletond cache` writes for the
 guest's command line (an image builder's first boot), and that entry with the boot record a
 previous boot wrote (every boot after the first). Prints each boot's figures and the medians
-with their ratios.
+with their ratios. The daemon is the initramfs's executable (`skeletond-initramfs`, what the
+package's hook starts at boot), or with `--product skeletond` the package's, which
+skeletond.service starts when no daemon came from the initramfs.
 
-    python3 scripts/qemu/startup-figures.py [--boots 5]
+    python3 scripts/qemu/startup-figures.py [--boots 5] [--product skeletond]
 
-Needs build/static/skeletond (scripts/build-static.sh), .build/debug/skeletond and
+Needs build/static/skeletond and skeletond-initramfs (scripts/build-static.sh), .build/debug/skeletond and
 scripts/qemu/fetch-deps.sh. Work files go to build/e2e/startup/.
 """
 
@@ -39,9 +41,10 @@ GUEST = start_both(log_level="info") + PRINT_BOOT_RECORD  # the production log l
 CASES = {"no cache": None, "frame cache": "the frame cache", "boot plan": "the boot plan", "boot record": "the boot record"}
 
 
-def boot(index: int, case: str, c_binary: Path, entry: Path, plan: Path, record: tuple[str, bytes] | None) -> tuple[dict, tuple[str, bytes] | None]:
+def boot(index: int, case: str, c_binary: Path, entry: Path, plan: Path, record: tuple[str, bytes] | None,
+         product: str) -> tuple[dict, tuple[str, bytes] | None]:
     files = {
-        "/bin/skeletond": (STATIC / "skeletond", 0o755),
+        "/bin/skeletond": (STATIC / product, 0o755),
         "/bin/minimal-modeset": (c_binary, 0o755),
         "/layouts/solid.json": OUT / "layouts" / "solid.json",
         "/etc/skeletond.json": b"{}",
@@ -69,6 +72,7 @@ def boot(index: int, case: str, c_binary: Path, entry: Path, plan: Path, record:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--boots", type=int, default=5)
+    parser.add_argument("--product", choices=["skeletond-initramfs", "skeletond"], default="skeletond-initramfs")
     options = parser.parse_args()
     (OUT / "layouts").mkdir(parents=True, exist_ok=True)
     (OUT / "layouts" / "solid.json").write_text(json.dumps(SOLID))
@@ -82,7 +86,7 @@ def main() -> int:
     record = None
     for i in range(options.boots):
         for case in CASES:
-            f, written = boot(i, case, c_binary, entry, plan, record)
+            f, written = boot(i, case, c_binary, entry, plan, record, options.product)
             # Every start after the first writes the same record: the first one's is kept.
             record = record or written
             rows[case].append(f)

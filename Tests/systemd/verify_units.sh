@@ -5,8 +5,9 @@
 #
 #   Tests/systemd/verify_units.sh [BINDIR]
 #
-# It also checks that skeletond-cache.service prepares the command line skeletond.service runs,
-# and that skeletond-cache.path watches what that preparation depends on.
+# It also checks that skeletond-cache.service prepares the command line skeletond.service runs and
+# looks for changes made during its run, and that skeletond-cache.path watches what that
+# preparation depends on.
 #
 # BINDIR holds the skeletond and skeletonctl executables that ExecStart= names (verify checks
 # that they exist): $1, else $SKELETOND_BINDIR, else .build/debug of the repository.
@@ -121,6 +122,17 @@ if [ "$watched" = "/etc/skeletond/skeletond.json /etc/skeletond/layouts $bindir/
     passed=$((passed + 1))
 else
     echo "FAIL skeletond-cache.path watches: $watched"
+    failed=$((failed + 1))
+fi
+# A change made while the service runs passes the path units by: its last step must look for one
+# (and leave skeletond-initramfs.path's mark), after the initramfs is made again.
+last_step=$(grep -E '^Exec(Start|StartPost)=' "$work/skeletond-cache.service" | tail -1)
+if [ "$last_step" = "ExecStartPost=$bindir/skeletond cache --check-unchanged" ] \
+    && grep -q '^PathExists=/var/cache/skeletond/.initramfs-outdated$' "$work/skeletond-initramfs.path"; then
+    echo "ok   skeletond-cache.service's last step looks for changes made during its run"
+    passed=$((passed + 1))
+else
+    echo "FAIL skeletond-cache.service's last step: $last_step"
     failed=$((failed + 1))
 fi
 

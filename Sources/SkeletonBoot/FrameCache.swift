@@ -21,6 +21,14 @@ public struct FrameCache: Sendable {
     /// hidden, so the hooks' `*` leaves it out.
     public static let initramfsOutdatedMark = ".initramfs-outdated"
 
+    /// Leaves `initramfsOutdatedMark` in `directory`, saying `why`; returns its path.
+    @discardableResult
+    public static func markInitramfsOutdated(in directory: String, why: String) throws(Errno) -> String {
+        let path = directory + "/" + initramfsOutdatedMark
+        try SystemCalls.writeFile(path, Array((why + "\n").utf8))
+        return path
+    }
+
     static let magic: StaticString = "SKFRAME1"
     static let headerSize = 16
 

@@ -232,12 +232,11 @@ public final class StartFrames {
     private func markInitramfsOutdated(log: any BootLog) {
         wroteForNextStart = false
         guard let directory = choices?.frameCacheDirectory else { return }
-        let path = directory + "/" + FrameCache.initramfsOutdatedMark
         do {
-            try SystemCalls.writeFile(path, Array("the frame cache or boot record changed since the initramfs was made\n".utf8))
+            let path = try FrameCache.markInitramfsOutdated(in: directory, why: "the frame cache or boot record changed since the initramfs was made")
             log.info("frame cache: \(path) asks for the initramfs to be made again")
         } catch {
-            log.warning("frame cache: cannot write \(path): \(error); the next boot's initramfs lacks what was written")
+            log.warning("frame cache: cannot write \(directory)/\(FrameCache.initramfsOutdatedMark): \(error); the next boot's initramfs lacks what was written")
         }
     }
 

@@ -4,7 +4,6 @@ import SkeletonDaemon
 import SkeletonSettings
 import SkeletonDisplay
 import SkeletonLayout
-import SkeletonSystem
 
 struct CacheCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -117,9 +116,11 @@ struct CacheCommand: ParsableCommand {
             now = nil
         }
         guard let recorded = CacheInputs.recorded(in: directory), recorded != now else { return }
-        let mark = directory + "/" + FrameCache.initramfsOutdatedMark
-        do { try SystemCalls.writeFile(mark, []) } catch {
-            printError(["skeletond cache: cannot write \(mark): \(error)"])
+        let mark: String
+        do {
+            mark = try FrameCache.markInitramfsOutdated(in: directory, why: "the settings, a layout or the executable changed while the next boot was prepared")
+        } catch {
+            printError(["skeletond cache: cannot write \(directory)/\(FrameCache.initramfsOutdatedMark): \(error)"])
             throw ExitCode(1)
         }
         print("skeletond cache: the settings, a layout or the executable changed while the next boot was prepared; \(mark) has it prepared again")

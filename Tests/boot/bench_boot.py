@@ -2,7 +2,7 @@
 """The boot benchmark (`make bench-boot`): skeletond beside Debian's Plymouth on one image recipe.
 
     python3 Tests/boot/bench_boot.py [--boots N] [--window SECONDS] [--firmware bios|uefi]... [--still] [--short]
-                                     [--deb PATH | --made-deb]
+                                     [--append PARAMETERS] [--deb PATH | --made-deb]
 
 One recipe, three images: the Debian 12 root of the boot test (Tests/boot/test_debian_boot.py)
 built as kiosk images are (in a chroot that sees no card, initramfs-tools' default MODULES=most),
@@ -39,7 +39,9 @@ any program of the initramfs can draw), when the splash's process started, and w
 framebuffer console took a framebuffer over (under UEFI efifb's, before /init: the black the
 kernel makes). Each image's
 initramfs is weighed against the one of the image with neither. `--still`: skeletond's default
-layout not animated, to tell what the animation costs the boot.
+layout not animated, to tell what the animation costs the boot. `--append`: kernel parameters
+for every boot of every image, to see what a setting does to each splash (`fbcon=vc:2-6` keeps
+the framebuffer console off tty1, so that nothing clears the firmware's logo before a splash).
 
 Every boot above is its image's first: a fresh copy of the disk, the initramfs as the chroot
 made it, so skeletond starts with nothing prepared. Under UEFI each round also measures its
@@ -571,9 +573,12 @@ def main() -> int:
     parser.add_argument("--short", action="store_true",
                         help="one BIOS boot of each splash's image: checks that every figure comes out")
     parser.add_argument("--deb", type=Path, help="install this package instead of building one with `make deb`")
+    parser.add_argument("--append", default="",
+                        help="kernel parameters for every boot of every image (for example fbcon=vc:2-6)")
     parser.add_argument("--made-deb", action="store_true",
                         help="install the package `make deb` left in build/deb (the boot stage of `make test` made it)")
     args = parser.parse_args()
+    boot_test.EXTRA_KERNEL_ARGS = args.append
     if args.short:
         args.boots, args.window, args.firmware = 1, 2, ["bios"]
     # The short form boots the two splashes only: the image with neither is weighed, not booted.

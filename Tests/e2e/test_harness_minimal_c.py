@@ -66,13 +66,17 @@ wait "$nd"
 """
 
 
-def build_c_program() -> Path:
-    out = REPO / "build" / "e2e" / "minimal-modeset"
+def build_c_program(name: str = "minimal-modeset", libdrm: bool = True) -> Path:
+    """scripts/qemu/NAME.c built static into build/e2e/NAME."""
+    out = REPO / "build" / "e2e" / name
     out.parent.mkdir(parents=True, exist_ok=True)
-    src = REPO / "scripts" / "qemu" / "minimal-modeset.c"
-    cflags = subprocess.run(["pkg-config", "--cflags", "libdrm"], capture_output=True,
-                            text=True).stdout.split() or ["-I/usr/include/libdrm"]
-    cmd = ["gcc", "-O2", "-Wall", "-Wextra", "-static", "-o", str(out), str(src), *cflags, "-ldrm"]
+    src = REPO / "scripts" / "qemu" / f"{name}.c"
+    drm: list[str] = []
+    if libdrm:
+        drm = subprocess.run(["pkg-config", "--cflags", "libdrm"], capture_output=True,
+                             text=True).stdout.split() or ["-I/usr/include/libdrm"]
+        drm.append("-ldrm")
+    cmd = ["gcc", "-O2", "-Wall", "-Wextra", "-static", "-o", str(out), str(src), *drm]
     subprocess.run(cmd, check=True)
     return out
 

@@ -150,8 +150,18 @@ def run_arguments(log_level: str = "debug") -> list[str]:
             "--backend", "drm", "--log-level", log_level, "--frame-cache", "/var/cache/skeletond"]
 
 
-def start_both(log_level: str = "debug") -> str:
-    return START_BOTH.replace("@RUN@", " ".join(run_arguments(log_level)))
+def start_both(log_level: str = "debug", timed: bool = False) -> str:
+    """START_BOTH; `timed`: each program started through /bin/exec-timed (its start to the
+    microsecond), nothing else run in the guest for a second after it (the polls' programs
+    would share its CPU), and skeletond's /proc/PID/stat printed (start_up_figures)."""
+    script = START_BOTH.replace("@RUN@", " ".join(run_arguments(log_level)))
+    if timed:
+        for log, program in (("/tmp/mm.log", "/bin/minimal-modeset"), ("/tmp/d.log", "/bin/skeletond")):
+            script = script.replace(f"spawn {log} {program}", f"spawn {log} /bin/exec-timed {program}")
+        for pid in ("mm", "sd"):
+            script = script.replace(f"{pid}=$SPAWNED_PID\n", f"{pid}=$SPAWNED_PID\nusleep 1000000\n")
+        script += 'read -r stat < "/proc/$sd/stat"; echo "@@SKELETOND_STAT $stat"\n'
+    return script
 
 
 # The console with a line of text on it (an empty console is all black, and so is a broken
@@ -310,7 +320,7 @@ def run_late_display(c: Checker) -> None:
     c.check("late display: the skeleton appears with the update sent while waiting", d.ok, str(d))
 
 
-CACHED_GUEST = CONSOLE_SHOT + start_both() + r"""
+CACHED_GUEST = CONSOLE_SHOT + start_both(timed=True) + r"""
 /bin/skeletonctl --socket /run/skeletond/control.sock ping || fail "no ping"
 shot cached
 kill -TERM "$sd"; wait "$sd"; echo "@@SKELETOND_EXIT $?"
@@ -364,6 +374,7 @@ def run_cached_start(c: Checker, c_binary: Path, record: tuple[str, bytes] | Non
         "/bin/skeletond": (STATIC / "skeletond", 0o755),
         "/bin/skeletonctl": (STATIC / "skeletonctl", 0o755),
         "/bin/minimal-modeset": (c_binary, 0o755),
+        "/bin/exec-timed": (build_c_program("exec-timed", libdrm=False), 0o755),
         "/layouts/solid.json": layouts / "solid.json",
         "/etc/skeletond.json": b"{}",
         f"/var/cache/skeletond/{entries[0].name}": entries[0],
@@ -422,8 +433,12 @@ def run_cached_start(c: Checker, c_binary: Path, record: tuple[str, bytes] | Non
         else:
             c.check(f"{label}: console screenshots taken", False)
         figures[source] = start_up_figures(log)
-        print(f"  process start to first frame (10 ms grain): C reference (a mode set and one fill) "
-              f"{figures[source].get('c_first_frame_ms')} ms, skeletond from {source} {figures[source].get('skeletond_first_frame_ms')} ms")
+        timed = figures[source]
+        c.check(f"{label}: both starts timed from their exec (exec-timed) to the first frame",
+                len(re.findall(r"@@EXEC_BOOTTIME_US \d+", log)) == 2 and "@@SKELETOND_STAT" in log
+                and 0 < timed.get("c_first_frame_ms", 0) < 5000 and 0 < timed.get("skeletond_first_frame_ms", 0) < 5000, str(timed))
+        print(f"  exec to first frame: C reference (a mode set and one fill) "
+              f"{timed.get('c_first_frame_ms', 0):.1f} ms, skeletond from {source} {timed.get('skeletond_first_frame_ms', 0):.1f} ms")
         print(f"  skeletond start-up steps: {'; '.join(re.findall(r'start-up: (.*)', log))}")
     return figures
 
@@ -455,6 +470,7 @@ def run_prepared_in_guest(c: Checker) -> None:
     label = "prepared in the guest"
     out, layouts, files = case_files("prepared-in-guest")
     files["/bin/minimal-modeset"] = (build_c_program(), 0o755)
+    files["/bin/exec-timed"] = (build_c_program("exec-timed", libdrm=False), 0o755)
     prepare = (r"""spawn /tmp/holder.log /bin/minimal-modeset --color 0x202020
 holder=$SPAWNED_PID
 wait_for_line /tmp/holder.log '^@@FIRST_FRAME_US' 30 || fail "the program holding the display drew nothing"
@@ -512,7 +528,18 @@ def run_changed_monitor(c: Checker, files: dict, record: tuple[str, bytes] | Non
 
 
 def start_up_figures(log: str) -> dict:
-    """Process start to first frame, in ms: the C reference's and skeletond's (10 ms grain)."""
+    """Process start to first frame, in ms: the C reference's and skeletond's; from a guest of
+    start_both(timed=True) to the microsecond (skeletond's to the millisecond its log gives),
+    else to the 10 ms grain of /proc's start time."""
+    starts = [int(m.group(1)) for m in re.finditer(r"@@EXEC_BOOTTIME_US (\d+)", log)]
+    frame = re.search(r"@@FIRST_FRAME_UPTIME_US (\d+)", log)
+    age = re.search(r"first frame on drm \((\d+) ms after process start", log)
+    stat = re.search(r"@@SKELETOND_STAT \d+ \(.*\) (.*)", log)
+    if len(starts) == 2 and frame and age and stat:
+        # The daemon's age counts from /proc's start time (field 22, in clock ticks of 10 ms).
+        started_ticks = int(stat.group(1).split()[19])
+        return {"c_first_frame_ms": (int(frame.group(1)) - starts[0]) / 1000,
+                "skeletond_first_frame_ms": started_ticks * 10 + int(age.group(1)) - starts[1] / 1000}
     figures = {}
     m = re.search(r"@@FIRST_FRAME_SINCE_EXEC_US (\d+)", log)
     if m:

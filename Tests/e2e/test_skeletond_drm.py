@@ -528,7 +528,7 @@ def run_changed_monitor(c: Checker, files: dict, record: tuple[str, bytes] | Non
 
 
 def start_up_figures(log: str) -> dict:
-    """Process start to first frame, in ms: the C reference's and skeletond's; from a guest of
+    """Start to first frame, in ms: the C reference's and skeletond's; from a guest of
     start_both(timed=True) to the microsecond (skeletond's to the millisecond its log gives),
     else to the 10 ms grain of /proc's start time."""
     starts = [int(m.group(1)) for m in re.finditer(r"@@EXEC_BOOTTIME_US (\d+)", log)]

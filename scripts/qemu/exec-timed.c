@@ -6,7 +6,7 @@
  * Writes "@@EXEC_BOOTTIME_US <CLOCK_BOOTTIME in microseconds>" to standard output, then
  * execv(PROGRAM, ARGS) in the same process. scripts/qemu/startup-figures.py times a start from
  * this line to the program's first frame: /proc/PID/stat's start time has the 10 ms grain of
- * clock ticks, a fifth of the C reference's whole start under QEMU.
+ * clock ticks, a third to a half of the C reference's whole start under QEMU.
  *
  * Build (static, as the guest has no libraries):
  *   gcc -O2 -static -o exec-timed exec-timed.c

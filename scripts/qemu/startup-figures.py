@@ -5,10 +5,11 @@ boot (cold, as at a real boot), in four cases: no cache (a first boot), a frame 
 prepared by `skeletond cache`, that entry with the boot plan `skeletond cache` writes for the
 guest's command line (an image builder's first boot), and that entry with the boot record a
 previous boot wrote (every boot after the first). Prints each boot's figures and the medians
-with their ratios. Each program is started through scripts/qemu/exec-timed.c, which writes the
-moment of its exec to the microsecond (/proc's start time has a 10 ms grain), and the guest runs
-nothing else until a second later; the C program's first frame is its own clock's,
-skeletond's its log's (to the millisecond). The daemon is the initramfs's executable (`skeletond-initramfs`, what the
+with their ratios, and each case against the C program's median over all boots. Each program
+is started through scripts/qemu/exec-timed.c, which writes the moment of its exec to the
+microsecond (/proc's start time has a 10 ms grain), and the guest runs nothing else until a
+second later; the C program's first frame is its own clock's, skeletond's its log's (to the
+millisecond). The daemon is the initramfs's executable (`skeletond-initramfs`, what the
 package's hook starts at boot), or with `--product skeletond` the package's, which
 skeletond.service starts when no daemon came from the initramfs.
 

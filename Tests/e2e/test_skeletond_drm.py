@@ -130,15 +130,15 @@ scanned_out() {
 # The C reference (a mode set and one fill), then skeletond started the same way: each the first
 # program of its kind in the boot, so both start cold, as at a real boot.
 START_BOTH = r"""
-spawn /tmp/mm.log /bin/minimal-modeset --color 0x3498db
+spawn /tmp/mm.log @TIMED@/bin/minimal-modeset --color 0x3498db
 mm=$SPAWNED_PID
-wait_for_line /tmp/mm.log '^@@FIRST_FRAME_US' 30 || fail "the C reference drew nothing"
+@QUIET@wait_for_line /tmp/mm.log '^@@FIRST_FRAME_US' 30 || fail "the C reference drew nothing"
 kill -TERM "$mm"; wait "$mm"
 wait_for_line /tmp/mm.log '^@@RESTORED' 10 || fail "the C reference did not restore the CRTC"
 export SWIFT_DETERMINISTIC_HASHING=1
-spawn /tmp/d.log /bin/skeletond @RUN@
+spawn /tmp/d.log @TIMED@/bin/skeletond @RUN@
 sd=$SPAWNED_PID
-wait_for_line /tmp/d.log 'first frame on drm' 30 || fail "skeletond drew no frame"
+@QUIET@wait_for_line /tmp/d.log 'first frame on drm' 30 || fail "skeletond drew no frame"
 """
 
 
@@ -154,14 +154,10 @@ def start_both(log_level: str = "debug", timed: bool = False) -> str:
     """START_BOTH; `timed`: each program started through /bin/exec-timed (its start to the
     microsecond), nothing else run in the guest for a second after it (the polls' programs
     would share its CPU), and skeletond's /proc/PID/stat printed (start_up_figures)."""
-    script = START_BOTH.replace("@RUN@", " ".join(run_arguments(log_level)))
-    if timed:
-        for log, program in (("/tmp/mm.log", "/bin/minimal-modeset"), ("/tmp/d.log", "/bin/skeletond")):
-            script = script.replace(f"spawn {log} {program}", f"spawn {log} /bin/exec-timed {program}")
-        for pid in ("mm", "sd"):
-            script = script.replace(f"{pid}=$SPAWNED_PID\n", f"{pid}=$SPAWNED_PID\nusleep 1000000\n")
-        script += 'read -r stat < "/proc/$sd/stat"; echo "@@SKELETOND_STAT $stat"\n'
-    return script
+    script = (START_BOTH.replace("@RUN@", " ".join(run_arguments(log_level)))
+              .replace("@TIMED@", "/bin/exec-timed " if timed else "")
+              .replace("@QUIET@", "usleep 1000000\n" if timed else ""))
+    return script + ('read -r stat < "/proc/$sd/stat"; echo "@@SKELETOND_STAT $stat"\n' if timed else "")
 
 
 # The console with a line of text on it (an empty console is all black, and so is a broken

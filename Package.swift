@@ -78,7 +78,9 @@ let package = Package(
         .target(name: "SkeletonCLI", dependencies: [
             "SkeletonLayout", "SkeletonProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .target(name: "SkeletonCapture", dependencies: ["SkeletonLayout", "SkeletonSystem"]),
+        .target(name: "SkeletonDevTools", dependencies: ["SkeletonLayout", "SkeletonSystem"]),
+        .target(name: "SkeletonCapture", dependencies: ["SkeletonDevTools", "SkeletonLayout", "SkeletonSystem"]),
+        .target(name: "SkeletonBrowser", dependencies: ["SkeletonDevTools", "SkeletonLayout", "SkeletonSystem"]),
         .target(name: "SkeletonContent", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonPicture", "SkeletonText", "SkeletonSystem"], swiftSettings: bootPathSettings),
         .target(name: "SkeletonSettings", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonProtocol", "SkeletonSystem", "SkeletonBoot"], swiftSettings: bootPathSettings),
         .target(name: "SkeletonDaemon",
@@ -96,6 +98,7 @@ let package = Package(
                 "SkeletonClient",
                 "SkeletonControl",
                 "SkeletonCapture",
+                "SkeletonBrowser",
                 "SkeletonWayland",
                 "SkeletonInput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -125,6 +128,7 @@ let package = Package(
         .testTarget(name: "SkeletonLayoutTests", dependencies: ["SkeletonLayout"]),
         .testTarget(name: "SkeletonRenderTests", dependencies: ["SkeletonRender", "SkeletonDisplay", "SkeletonContent", "SkeletonPicture"]),
         .testTarget(name: "SkeletonToolTests", dependencies: ["SkeletonTools", "SkeletonPicture"]),
+        .testTarget(name: "SkeletonBrowserTests", dependencies: ["SkeletonBrowser", "SkeletonDevTools", "SkeletonLayout"]),
         .testTarget(name: "SkeletonCaptureTests", dependencies: ["SkeletonCapture", "SkeletonLayout", "SkeletonPicture", "SkeletonRender"]),
         .testTarget(name: "SkeletonProtocolTests", dependencies: ["SkeletonProtocol", "SkeletonCLI"]),
         .testTarget(name: "SkeletonPictureTests", dependencies: ["SkeletonPicture", "SkeletonLayout", "SkeletonRender", "SkeletonDisplay"]),
@@ -151,7 +155,7 @@ if !staticBuild {
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
         ]),
-        .testTarget(name: "SkeletonPreviewTests", dependencies: ["SkeletonPreview", "SkeletonCapture", "SkeletonLayout"]),
+        .testTarget(name: "SkeletonPreviewTests", dependencies: ["SkeletonPreview", "SkeletonDevTools", "SkeletonLayout"]),
     ]
     package.targets.first { $0.name == "skeletond" }?.dependencies.append("SkeletonPreview")
 }

@@ -21,11 +21,15 @@ pkg-config --exists libinput 2>/dev/null || missing+=(libinput-dev)
 pkg-config --exists xkbcommon 2>/dev/null || missing+=(libxkbcommon-dev)
 [ -d /usr/share/X11/xkb/symbols ] || missing+=(xkb-data)
 [ -f /usr/share/X11/locale/en_US.UTF-8/Compose ] || missing+=(libx11-data)
-# `make test` (--test): Chromium for `skeletond capture`'s tests.
+# `make test` (--test): Chromium for `skeletond capture`'s tests and the web kiosk's.
 # weston (headless, with weston-screenshooter) for the Wayland output's tests.
 if [ "${1:-}" = "--test" ]; then
     command -v chromium >/dev/null || missing+=(chromium)
     command -v weston-screenshooter >/dev/null || missing+=(weston)
+    # cage (with Xwayland, which Debian's cage starts) and grim for the web kiosk's fast form.
+    command -v cage >/dev/null || missing+=(cage)
+    command -v Xwayland >/dev/null || missing+=(xwayland)
+    command -v grim >/dev/null || missing+=(grim)
 fi
 if [ ${#missing[@]} -gt 0 ]; then
     echo "installing ${missing[*]}"

@@ -43,6 +43,7 @@ stage "module table" python3 scripts/module-table.py --check
 stage "systemd units" Tests/systemd/verify_units.sh .build/debug
 stage "fuzz (short)" scripts/fuzz.sh short
 stage "Plymouth's client" python3 Tests/plymouth/test_plymouth_client.py
+stage "web kiosk on cage (no QEMU)" python3 Tests/kiosk/test_browser_kiosk.py
 stage "attacks on the release daemon" scripts/attack-tests.sh
 if [ -x Tests/e2e/run.sh ]; then
     stage "DRM under QEMU" Tests/e2e/run.sh

@@ -1,3 +1,4 @@
+import SkeletonDevTools
 import SkeletonLayout
 import SkeletonSystem
 
@@ -55,11 +56,24 @@ public struct PageCapture: Sendable {
     func scan(screenshot: Bool) throws(CaptureError) -> (ScannedPage, String?) {
         let url = try self.url
         let profile = "/tmp/skeletond-capture-\(SystemCalls.processID)"
-        let chrome = try DevToolsPipe(executable: browser, profile: profile)
+        let chrome: DevToolsPipe
+        do { chrome = try DevToolsPipe.headless(executable: browser, profile: profile) } catch { throw CaptureError(error.description) }
         defer {
             chrome.close()
             _ = try? SystemCalls.spawn(["rm", "-rf", profile], descriptors: [:], quiet: true)
         }
+        do {
+            return try scan(in: chrome, url: url, screenshot: screenshot)
+        } catch let error as CaptureError {
+            throw error
+        } catch let error as DevToolsError {
+            throw CaptureError(error.description)
+        } catch {
+            throw CaptureError("\(error)")
+        }
+    }
+
+    private func scan(in chrome: DevToolsPipe, url: String, screenshot: Bool) throws -> (ScannedPage, String?) {
         try chrome.openPage(width: width, height: height, timeout: timeout)
         let navigation = try chrome.call("Page.navigate", ["url": .string(url)], timeout: timeout)
         if let failure = navigation["errorText"]?.stringValue {
@@ -81,7 +95,7 @@ public struct PageCapture: Sendable {
         return (page, picture)
     }
 
-    private func waitUntil(_ what: String, _ condition: String, _ chrome: DevToolsPipe) throws(CaptureError) {
+    private func waitUntil(_ what: String, _ condition: String, _ chrome: DevToolsPipe) throws {
         let deadline = SystemCalls.monotonicSeconds() + timeout
         while try chrome.evaluate(condition, timeout: timeout).boolValue != true {
             guard SystemCalls.monotonicSeconds() < deadline else {

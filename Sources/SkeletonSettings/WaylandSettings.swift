@@ -16,6 +16,10 @@ public struct WaylandSettings: Sendable, Equatable {
     /// WAYLAND_DISPLAY.
     public var socket: String?
     public var whenGone = WhenGone.exit
+    /// When another window maps over the skeleton's, map it again over that one (cage and
+    /// weston's kiosk-shell show the newest window): the skeleton stays above the app until it
+    /// is hidden or quits.
+    public var stayOnTop = false
 
     public init() {}
 
@@ -30,6 +34,7 @@ public struct WaylandSettings: Sendable, Equatable {
             }
         }
         if let v = o.member("whenGone"), let w = r.enumeration(v.value, v.path, WhenGone.self) { s.whenGone = w }
+        if let v = o.member("stayOnTop"), let b = r.bool(v.value, v.path) { s.stayOnTop = b }
         r.issues += o.unknownKeyIssues()
         return s
     }

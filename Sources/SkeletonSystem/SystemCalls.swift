@@ -430,6 +430,14 @@ package enum SystemCalls {
         return pid
     }
 
+    /// waitpid(2) for `pid` to end: how it ended.
+    package static func waitForEnd(_ pid: Int32) -> ProcessEnd {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let signal = status & 0x7F
+        return signal == 0 ? .exited((status >> 8) & 0xFF) : .killed(signal: signal)
+    }
+
     /// SIGTERM to `pid`, then waitpid(2) for it.
     package static func terminateAndWait(_ pid: Int32) {
         kill(pid, SIGTERM)

@@ -20,8 +20,9 @@ final class ShmBuffer {
     /// More rectangles than this are kept as their bounding box.
     static let staleLimit = 16
 
-    /// memfd_create(2), mmap(2), wl_shm.create_pool and wl_shm_pool.create_buffer.
-    init(shm: OpaquePointer, size: Size) throws(DisplayError) {
+    /// memfd_create(2), mmap(2), wl_shm.create_pool and wl_shm_pool.create_buffer; XRGB8888, or
+    /// with `transparent` ARGB8888 left all zero: a buffer that shows what is below it.
+    init(shm: OpaquePointer, size: Size, transparent: Bool = false) throws(DisplayError) {
         let stride = size.width * 4
         length = stride * size.height
         let fd: FileDescriptor
@@ -35,7 +36,8 @@ final class ShmBuffer {
         canvas = Canvas(base: memory!.assumingMemoryBound(to: UInt32.self), width: size.width, height: size.height, stride: size.width)
         stale = [canvas.bounds]
         let pool = wl_shm_create_pool(shm, fd.rawValue, Int32(length))
-        proxy = wl_shm_pool_create_buffer(pool, 0, Int32(size.width), Int32(size.height), Int32(stride), WL_SHM_FORMAT_XRGB8888.rawValue)
+        proxy = wl_shm_pool_create_buffer(pool, 0, Int32(size.width), Int32(size.height), Int32(stride),
+                                         transparent ? WL_SHM_FORMAT_ARGB8888.rawValue : WL_SHM_FORMAT_XRGB8888.rawValue)
         wl_shm_pool_destroy(pool)
         wl_buffer_add_listener(proxy, &Self.listener, Unmanaged.passUnretained(self).toOpaque())
     }

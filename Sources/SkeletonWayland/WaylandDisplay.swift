@@ -1,6 +1,7 @@
 import CSkeletonWayland
 import SkeletonDisplay
 import SkeletonLayout
+import SkeletonRender
 import SkeletonSystem
 
 /// The Wayland backend: the skeleton as a fullscreen xdg-shell window of a compositor, with
@@ -15,13 +16,21 @@ public final class WaylandDisplay: Display {
     private var output: WaylandOutput?
     private var changes = OutputChanges()
     private var released = false
+    /// Map the window again when another window takes the activation (`stayOnTop`).
+    private let stayOnTop: Bool
+    /// Mapped again after being covered, and not yet drawn since.
+    private var raising = false
+    /// How many times the window was mapped again over another one.
+    private(set) var raises = 0
 
     /// Seconds the compositor has to answer at start (its globals, the window's first configure).
     static let answerSeconds = 5.0
 
     /// Connects, binds the globals, asks for a fullscreen window and waits for its configure.
     /// `fallbackSize`: the window's size when the compositor leaves it to the client.
-    public static func open(socket: String?, fallbackSize: Size) throws(DisplayError) -> WaylandDisplay {
+    /// `stayOnTop`: when another window maps over it, the window maps again at once, over it,
+    /// with the frame it showed.
+    public static func open(socket: String?, fallbackSize: Size, stayOnTop: Bool = false) throws(DisplayError) -> WaylandDisplay {
         let connection = try WaylandConnection(socket: socket)
         guard let handle = connection.display else { throw DisplayError("wayland: not connected") }
         let globals = WaylandGlobals(display: handle)
@@ -36,15 +45,17 @@ public final class WaylandDisplay: Display {
         guard try connection.wait(seconds: answerSeconds, until: { window.configured != nil }) else {
             throw DisplayError("wayland: \(connection.compositorName) did not configure the window within \(Int(answerSeconds)) s")
         }
-        let display = WaylandDisplay(connection: connection, globals: globals, window: window)
+        let display = WaylandDisplay(connection: connection, globals: globals, window: window, stayOnTop: stayOnTop)
         display.output = display.makeOutput()
         return display
     }
 
-    private init(connection: WaylandConnection, globals: WaylandGlobals, window: WaylandWindow) {
+    private init(connection: WaylandConnection, globals: WaylandGlobals, window: WaylandWindow, stayOnTop: Bool) {
         self.connection = connection
         self.globals = globals
         self.window = window
+        self.stayOnTop = stayOnTop
+        window.damagesWhole = stayOnTop
     }
 
     deinit { close() }
@@ -60,7 +71,25 @@ public final class WaylandDisplay: Display {
         if window.closeRequested {
             throw DisplayError("wayland: \(connection.compositorName) closed the skeleton's window", displayServerGone: true)
         }
+        raiseIfCovered()
         followConfigure()
+    }
+
+    /// cage and weston's kiosk-shell put the newest window on top and activate it: losing the
+    /// activation is being covered. The window unmaps and maps again, which makes it the newest,
+    /// and shows its last frame again as soon as the compositor has configured it.
+    private func raiseIfCovered() {
+        if stayOnTop, !released, window.takeDeactivation() {
+            window.unmap()
+            window.map()
+            try? connection.flush()
+            raising = true
+            raises += 1
+        }
+        if raising, window.configured != nil, window.bufferSize == output?.size {
+            raising = false
+            output?.commitAgain()
+        }
     }
 
     /// A window configured to another buffer size or scale gets a new output, drawn whole.
@@ -93,6 +122,8 @@ public final class WaylandDisplay: Display {
 
     public func release(retainingPicture: Bool) {
         guard !released else { return }
+        // Over the app, a frame left on screen would stay there: the app is what is retained.
+        if stayOnTop { uncover() }
         released = true
         if !retainingPicture {
             window.unmap()
@@ -114,7 +145,20 @@ public final class WaylandDisplay: Display {
 
     public var problem: String? { nil }
 
+    /// Before the window goes from over the app: a transparent frame, damaged whole, drawn by the
+    /// compositor. cage repaints only what its windows damage, and an app that has not drawn
+    /// since it was covered damages nothing: without this the skeleton's last frame would stay
+    /// on screen over it.
+    private func uncover() {
+        guard let output, let shm = globals.shm, let clear = try? ShmBuffer(shm: shm, size: output.size, transparent: true) else { return }
+        defer { clear.destroy() }
+        if window.framePending { _ = try? connection.wait(seconds: 0.1) { !window.framePending } }
+        window.commit(clear, damage: [PixelRect(x: 0, y: 0, width: output.size.width, height: output.size.height)], scale: output.scale)
+        _ = try? connection.wait(seconds: 0.2) { !window.framePending }
+    }
+
     public func close() {
+        if stayOnTop && !released { uncover() }
         output?.destroyBuffers()
         output = nil
         window.destroy()

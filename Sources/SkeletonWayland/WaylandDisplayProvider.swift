@@ -31,7 +31,8 @@ public final class WaylandDisplayProvider: DisplayProvider {
             return nil
         }
         do {
-            let display = try WaylandDisplay.open(socket: socket, fallbackSize: settings.memorySize)
+            let display = try WaylandDisplay.open(socket: socket, fallbackSize: settings.memorySize,
+                                                      stayOnTop: settings.wayland.stayOnTop)
             stopWatching()
             logger.info("wayland: a fullscreen window of \(display.compositorName) at \(socket)")
             return display

@@ -77,6 +77,13 @@ final class WaylandOutput: DisplayOutput {
         return true
     }
 
+    /// The last frame committed again, whole: the window was mapped again without a buffer.
+    func commitAgain() {
+        guard let committed, window.surface != nil, !window.framePending else { return }
+        window.commit(committed, damage: [PixelRect(x: 0, y: 0, width: size.width, height: size.height)], scale: scale)
+        try? connection.flush()
+    }
+
     var status: OutputStatus {
         var s = OutputStatus()
         s.mode = "\(size.width)x\(size.height)"

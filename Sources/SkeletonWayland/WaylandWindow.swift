@@ -22,8 +22,19 @@ final class WaylandWindow {
     private var entered: Set<OpaquePointer> = []
     /// The size used when the compositor leaves it to the client and says no monitor's size.
     let fallbackSize: Size
+    /// Every commit damages the whole surface (`stayOnTop`): wlroots (cage) repaints only what its
+    /// windows damage, into whichever swap-chain buffer it renders next, and a buffer it has just
+    /// made (a screenshot client holds one) starts black; a window over the app keeps the whole
+    /// screen right at every frame.
+    var damagesWhole = false
     /// The compositor asked the window to close (xdg_toplevel.close).
     private(set) var closeRequested = false
+    /// Whether the last configure said the window is the active one (xdg_toplevel's `activated`).
+    private var proposedActivated = false
+    private var activated = false
+    /// The window was active and a configure took that away: another window mapped over it
+    /// (cage and weston's kiosk-shell activate the newest window).
+    private var deactivated = false
 
     /// wl_compositor.create_surface, xdg_wm_base.get_xdg_surface, get_toplevel, set_fullscreen on
     /// no particular monitor, then an empty commit: the compositor answers with a configure.
@@ -106,7 +117,11 @@ final class WaylandWindow {
             else { wp_viewport_set_destination(viewport, -1, -1) }
         }
         wl_surface_set_buffer_scale(surface, Int32(scale.integer))
-        for r in damage { wl_surface_damage_buffer(surface, Int32(r.x), Int32(r.y), Int32(r.width), Int32(r.height)) }
+        if damagesWhole {
+            wl_surface_damage_buffer(surface, 0, 0, Int32.max, Int32.max)
+        } else {
+            for r in damage { wl_surface_damage_buffer(surface, Int32(r.x), Int32(r.y), Int32(r.width), Int32(r.height)) }
+        }
         frameCallback = wl_surface_frame(surface)
         wl_callback_add_listener(frameCallback, &Self.frameListener, Unmanaged.passUnretained(self).toOpaque())
         wl_surface_commit(surface)
@@ -117,11 +132,26 @@ final class WaylandWindow {
         frameCallback = nil
     }
 
+    /// Whether another window took the activation since the last call.
+    func takeDeactivation() -> Bool {
+        defer { deactivated = false }
+        return deactivated
+    }
+
     private func configure(serial: UInt32) {
         xdg_surface_ack_configure(xdgSurface, serial)
+        if activated && !proposedActivated { deactivated = true }
+        activated = proposedActivated
         // 0 x 0: the client chooses. Some compositors (cage) size a fullscreen window only once
         // it has drawn: its monitor's size then, so that the first frame is the right one.
         configured = proposed.width > 0 && proposed.height > 0 ? proposed : (configured ?? globals.firstMonitorSize ?? fallbackSize)
+    }
+
+    fileprivate static func containsActivated(_ states: UnsafeMutablePointer<wl_array>) -> Bool {
+        let count = states.pointee.size / MemoryLayout<UInt32>.size
+        guard count > 0, let data = states.pointee.data else { return false }
+        let values = data.bindMemory(to: UInt32.self, capacity: count)
+        return (0..<count).contains { values[$0] == XDG_TOPLEVEL_STATE_ACTIVATED.rawValue }
     }
 
     private static func window(_ data: UnsafeMutableRawPointer?) -> WaylandWindow? {
@@ -136,8 +166,9 @@ final class WaylandWindow {
         configure: { data, _, serial in window(data)?.configure(serial: serial) })
 
     nonisolated(unsafe) private static var toplevelListener = xdg_toplevel_listener(
-        configure: { data, _, width, height, _ in
+        configure: { data, _, width, height, states in
             window(data)?.proposed = Size(width: Int(max(0, width)), height: Int(max(0, height)))
+            window(data)?.proposedActivated = states.map(WaylandWindow.containsActivated) ?? false
         },
         close: { data, _ in window(data)?.closeRequested = true },
         configure_bounds: { _, _, _, _ in },

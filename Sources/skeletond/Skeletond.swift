@@ -16,7 +16,7 @@ struct Skeletond: ParsableCommand {
 
     private static var commands: [any ParsableCommand.Type] {
         var all: [any ParsableCommand.Type] = [RunCommand.self, CacheCommand.self, RenderCommand.self, ValidateCommand.self, TreeCommand.self,
-                                               CaptureCommand.self, KeymapCommand.self]
+                                               CaptureCommand.self, BrowserCommand.self, KeymapCommand.self]
         #if canImport(SkeletonPreview)
         all.append(PreviewCommand.self)
         #endif

@@ -1,5 +1,6 @@
 import Foundation
-@testable import SkeletonCapture
+import SkeletonDevTools
+import SkeletonLayout
 import SkeletonPreview
 import Synchronization
 import Testing
@@ -51,7 +52,7 @@ struct PreviewPageTests {
         }
         let page = try #require(url)
 
-        let chrome = try DevToolsPipe(executable: chromium!, profile: directory + "/profile")
+        let chrome = try DevToolsPipe.headless(executable: chromium!, profile: directory + "/profile")
         defer { chrome.close() }
         try chrome.openPage(width: 800, height: 600, timeout: 20)
         _ = try chrome.call("Page.navigate", ["url": .string(page)], timeout: 20)

@@ -70,7 +70,7 @@ struct CapturedLayout {
                 var node: [String: JSONValue] = [
                     "kind": "view", "frame": frame(r.x - origin.0, r.y - origin.1, r.width, r.height, parent: parent),
                     "background": .string(background),
-                    "children": .array(nodes(for: element.children, origin: (r.x, r.y), parent: (r.width, r.height), under: background)),
+                    "children": .array(nodes(for: element.children, origin: (r.x.rounded(), r.y.rounded()), parent: (r.width, r.height), under: background)),
                 ]
                 addTint(on: background, to: &node)
                 if element.radius > 0 { node["cornerRadius"] = .number(element.radius.rounded()) }
@@ -120,16 +120,9 @@ struct CapturedLayout {
         }
     }
 
-    /// The template of a run: the first item's leaves, each grown to cover the same leaf of
-    /// every item (texts of different lengths, pictures a pixel off); nil when that would put
-    /// more than `Repetition.excessAllowed` of shape where the items show nothing (texts too
-    /// different in length: then they are not the same shape, and each stays itself).
+    /// The template's nodes (see `RunTemplate`); nil when the items are not the same shape.
     private mutating func templateChildren(_ run: [ScannedElement]) -> [JSONValue]? {
-        let template = Repetition.template(of: run)
-        let shown = run.reduce(0) { $0 + $1.leaves.reduce(0) { $0 + $1.area } }
-        let drawn = Double(run.count) * template.reduce(0) { $0 + $1.area }
-        guard drawn - shown <= Repetition.excessAllowed * shown else { return nil }
-        return template.map { leaf($0, origin: (0, 0), parent: (run[0].rect.width, run[0].rect.height), under: nil) }
+        RunTemplate.of(run)?.map { leaf($0, origin: (0, 0), parent: (run[0].rect.width, run[0].rect.height), under: nil) }
     }
 
     /// A leaf's node; `under`: the colour it sits on, nil in a template (which keeps neither the
@@ -156,9 +149,10 @@ struct CapturedLayout {
                 addTint(on: background, to: &block)
                 return .object(block)
             }
-        case .image:
-            node["kind"] = "image"
-            if e.radius >= min(r.width, r.height) / 2 - 0.5 { node["shape"] = "circle" } else if e.radius > 0 {
+        case .image, .shape:
+            // A picture, or a box the page paints by CSS alone (an avatar, a tile, a chip, a rule, a bullet).
+            node["kind"] = e.kind == .image ? "image" : "view"
+            if e.radius > 0 && e.radius >= min(r.width, r.height) / 2 - 0.5 { node["shape"] = "circle" } else if e.radius > 0 || e.kind == .shape {
                 node["cornerRadius"] = .number(e.radius.rounded())
             }
         case .control:
@@ -182,7 +176,8 @@ struct CapturedLayout {
     private func textKeys(_ e: ScannedElement, into node: inout [String: JSONValue]) {
         let lines = e.lines.isEmpty ? [e.rect] : e.lines
         let heights = lines.map(\.height).sorted()
-        let lineHeight = max(1, heights[heights.count / 2].rounded())
+        // As tall as a line's box drawn from whole pixels: its edges rounded, not its height.
+        let lineHeight = max(1, (lines[0].y + heights[heights.count / 2]).rounded() - lines[0].y.rounded())
         let pitch = lines.count > 1 ? (lines[lines.count - 1].y - lines[0].y) / Double(lines.count - 1) : lineHeight
         node["lines"] = .number(Double(e.linesAttribute ?? lines.count))
         node["textLineHeight"] = .number(lineHeight)
@@ -193,10 +188,11 @@ struct CapturedLayout {
         if e.align == "center" { node["lastLineAlignment"] = "center" } else if right { node["lastLineAlignment"] = "right" }
     }
 
-    /// `[x, y, width, height]` in whole pixels; a width or height `"100%"` where it spans the parent.
+    /// `[x, y, width, height]` in whole pixels, each edge at the nearest; a width or height
+    /// `"100%"` where it spans the parent.
     private func frame(_ x: Double, _ y: Double, _ width: Double, _ height: Double, parent: (width: Double, height: Double)?) -> JSONValue {
-        let w: JSONValue = parent.map { x.rounded() == 0 && abs(width - $0.width) < 1 } == true ? "100%" : .number(width.rounded())
-        let h: JSONValue = parent.map { y.rounded() == 0 && abs(height - $0.height) < 1 } == true ? "100%" : .number(height.rounded())
+        let w: JSONValue = parent.map { x.rounded() == 0 && abs(width - $0.width) < 1 } == true ? "100%" : .number((x + width).rounded() - x.rounded())
+        let h: JSONValue = parent.map { y.rounded() == 0 && abs(height - $0.height) < 1 } == true ? "100%" : .number((y + height).rounded() - y.rounded())
         return .array([.number(x.rounded()), .number(y.rounded()), w, h])
     }
 }
@@ -223,10 +219,5 @@ extension ScannedElement {
         copy.rect = rect.union(other.rect)
         copy.lines = zip(lines, other.lines).map { $0.union($1) }
         return copy
-    }
-
-    /// The area of its boxes (a text's lines, else its box).
-    var area: Double {
-        kind == .text && !lines.isEmpty ? lines.reduce(0) { $0 + $1.width * $1.height } : rect.width * rect.height
     }
 }

@@ -85,7 +85,8 @@ public struct PageCapture: Sendable {
         }
         _ = try chrome.evaluate("document.fonts.ready.then(() => true)", timeout: timeout)
         if settle > 0 { SystemCalls.sleep(seconds: settle) }
-        guard let text = try chrome.evaluate(PageScanScript.source, timeout: timeout).stringValue,
+        let script = PageScanScript.source(pseudoElementBoxes: try PseudoElementBoxes.measure(in: chrome, timeout: timeout))
+        guard let text = try chrome.evaluate(script, timeout: timeout).stringValue,
               let value = try? JSONValue.parse(Array(text.utf8)) else {
             throw CaptureError("\(target): the page scan returned nothing")
         }

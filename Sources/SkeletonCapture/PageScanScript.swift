@@ -1,20 +1,39 @@
-/// The script `PageScan` runs in the page: it walks the visible DOM from `body` and returns, as
+import SkeletonLayout
+
+/// The script `PageCapture` runs in the page: it walks the visible DOM from `body` and returns, as
 /// one JSON text, the page (its size, background and direction) and a tree of what a skeleton
 /// is made from. Each entry has `kind` (`text`, `image`, `control`, `bar`, `content` for
-/// `data-skeleton="false"`, or `box` for an element that only holds others), `rect` in viewport
-/// pixels, `signature` (tag and classes, for finding repeated siblings) and, where it applies,
+/// `data-skeleton="false"`, `shape` for an element or pseudo-element that paints only a box of
+/// its own: a background, border, outline or shadow, or `box` for an element that only holds
+/// others), `rect` in viewport pixels, `signature` (tag and classes) and, where it applies,
 /// `id`, `radius`, `background`, `lines` (a text's line boxes, from `getClientRects` of its
 /// text), `align`, `linesAttribute` (`data-skeleton-lines`), `hidden` (`data-skeleton="hide"`,
-/// on it or an element above it) and `children`. Invisible elements (display none, visibility hidden, opacity 0, empty, or
-/// outside the viewport) are left out.
+/// on it or an element above it) and `children`. Invisible elements (display none, visibility
+/// hidden, opacity 0, empty and unpainted, or outside the viewport) are left out.
 enum PageScanScript {
-    static let source = #"""
+    /// The script, given the boxes of the page's `::before` and `::after` (`PseudoElementBoxes`).
+    static func source(pseudoElementBoxes: JSONValue) -> String {
+        "(() => { const pseudoBoxes = \(pseudoElementBoxes.jsonText); return \(scan); })()"
+    }
+
+    private static let scan = #"""
     (() => {
       const W = window.innerWidth, H = window.innerHeight;
       const hex = (c) => {
         const m = /rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)/.exec(c || "");
         if (!m || (m[4] !== undefined && parseFloat(m[4]) < 0.99)) return null;
         return "#" + [m[1], m[2], m[3]].map(v => Math.round(+v).toString(16).padStart(2, "0")).join("").toUpperCase();
+      };
+      const opaque = (c) => { const m = /rgba\([^)]*,\s*([\d.]+)\)/.exec(c || ""); return c && c !== "transparent" && (!m || parseFloat(m[1]) > 0.05); };
+      // What an element paints of its own, on a block of colour `under`: a background of
+      // another colour, a border or an outline, or a shadow.
+      const paints = (s, under) => {
+        const bg = hex(s.backgroundColor);
+        if (bg ? bg !== under : opaque(s.backgroundColor)) return true;
+        if (s.backgroundImage && s.backgroundImage !== "none") return true;
+        const line = (width, style, colour) => parseFloat(width) > 0 && style !== "none" && style !== "hidden" && opaque(colour);
+        if (["Top", "Right", "Bottom", "Left"].some(side => line(s["border" + side + "Width"], s["border" + side + "Style"], s["border" + side + "Color"]))) return true;
+        return line(s.outlineWidth, s.outlineStyle, s.outlineColor) || (s.boxShadow && s.boxShadow !== "none");
       };
       const clip = (r) => {
         const x0 = Math.max(0, r.left), y0 = Math.max(0, r.top), x1 = Math.min(W, r.right), y1 = Math.min(H, r.bottom);
@@ -57,7 +76,25 @@ enum PageScanScript {
         });
         return shown.filter(l => l).map(l => clip(l)).filter(l => l);
       };
-      const visit = (e, hiddenAbove) => {
+      // A `::before` or `::after` that draws: a box that paints (a bullet, a rule, a badge's dot)
+      // or a text of its own (an icon font's glyph, a counter). Its box is the browser's own
+      // (`pseudoBoxes`, by the element's path), since no script API gives a pseudo-element's box.
+      const pseudo = (e, path, which, under, hidden) => {
+        const box = (pseudoBoxes[path] || {})[which];
+        if (!box) return null;
+        const s = getComputedStyle(e, "::" + which);
+        if (s.content === "none" || s.content === "normal" || s.display === "none" || s.visibility === "hidden" || parseFloat(s.opacity) === 0) return null;
+        const rect = clip({left: box[0], top: box[1], right: box[0] + box[2], bottom: box[1] + box[3]});
+        if (!rect) return null;
+        const text = /^["'].*\S.*["']$/.test(s.content) || /counter|attr\(/.test(s.content);
+        const painted = paints(s, under);
+        if (!painted && !text) return null;
+        const entry = {kind: painted ? "shape" : "text", signature: "::" + which, rect, radius: radius(s, {width: box[2], height: box[3]})};
+        if (!painted) entry.lines = [rect];
+        if (hidden) entry.hidden = true;
+        return entry;
+      };
+      const visit = (e, path, under, hiddenAbove) => {
         const s = getComputedStyle(e);
         if (s.display === "none" || s.visibility === "hidden" || parseFloat(s.opacity) === 0) return null;
         const box = e.getBoundingClientRect();
@@ -84,11 +121,16 @@ enum PageScanScript {
           return Object.assign(entry, {kind: "control", rect, radius: radius(s, box)});
         }
         const lines = textLines(e);
+        const inside = background || under;
         const children = [];
-        for (const c of e.children) {
-          const v = visit(c, !!entry.hidden);
+        const before = pseudo(e, path, "before", inside, !!entry.hidden);
+        if (before) children.push(before);
+        [...e.children].forEach((c, i) => {
+          const v = visit(c, path + "/" + i, inside, !!entry.hidden);
           if (v) children.push(v);
-        }
+        });
+        const after = pseudo(e, path, "after", inside, !!entry.hidden);
+        if (after) children.push(after);
         if (lines.length && !children.length) {
           if (!rect) return null;
           const attribute = parseInt(e.getAttribute("data-skeleton-lines") || "", 10);
@@ -105,15 +147,19 @@ enum PageScanScript {
           if (entry.hidden) own.hidden = true;
           children.unshift(own);
         }
-        if (!children.length) return null;
+        if (!children.length) {
+          if (!rect || !paints(s, under)) return null;
+          return Object.assign(entry, {kind: "shape", rect, radius: radius(s, box)});
+        }
         return Object.assign(entry, {kind: "box", rect: rect || [0, 0, 0, 0], children, background, radius: radius(s, box)});
       };
-      const root = document.body ? visit(document.body, false) : null;
       const page = getComputedStyle(document.body || document.documentElement);
       const html = getComputedStyle(document.documentElement);
+      const pageBackground = hex(page.backgroundColor) || hex(html.backgroundColor) || "#FFFFFF";
+      const root = document.body ? visit(document.body, String([...document.documentElement.children].indexOf(document.body)), hex(html.backgroundColor) || "#FFFFFF", false) : null;
       return JSON.stringify({
         width: W, height: H,
-        background: hex(page.backgroundColor) || hex(html.backgroundColor) || "#FFFFFF",
+        background: pageBackground,
         direction: (document.documentElement.dir || (document.body && document.body.dir) || page.direction) === "rtl" ? "rtl" : "ltr",
         nodes: root ? (root.kind === "box" ? root.children : [root]) : []
       });

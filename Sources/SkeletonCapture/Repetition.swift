@@ -1,25 +1,12 @@
 import SkeletonLayout
 
-/// Repeated siblings: consecutive elements of one signature (tag and classes) and one size
-/// whose leaves are the same kinds at the same places (texts may differ in length), and how
+/// Repeated siblings: consecutive elements of one tag, background and size whose leaves are the
+/// same kinds at the same places (texts may differ in length), whatever their classes, and how
 /// they are placed (a list: one column at a steady pitch; a grid: columns and rows filled in
 /// reading order).
 enum Repetition {
     /// How close two lengths must be to count as the same, in CSS pixels.
     static let tolerance = 2.0
-    /// How much more a template may draw, over all items, than the items show: 3 %.
-    static let excessAllowed = 0.03
-
-    /// The first item's leaves, relative to the item, each grown to cover the same leaf of every item.
-    static func template(of run: [ScannedElement]) -> [ScannedElement] {
-        var leaves = run[0].leaves.map { $0.moved(by: -run[0].rect.x, -run[0].rect.y) }
-        for item in run.dropFirst() {
-            for (index, other) in item.leaves.enumerated() where index < leaves.count {
-                leaves[index] = leaves[index].covering(other.moved(by: -item.rect.x, -item.rect.y))
-            }
-        }
-        return leaves
-    }
 
     enum Placement: Equatable {
         case list(pitch: Double)
@@ -29,14 +16,15 @@ enum Repetition {
     /// The longest run of repeated siblings starting at `start` (just that element when none).
     static func run(in elements: [ScannedElement], from start: Int) -> [ScannedElement] {
         let first = elements[start]
-        guard [.box, .image, .control].contains(first.kind) else { return [first] }
+        guard ![.bar, .content].contains(first.kind) else { return [first] }
         var end = start + 1
         while end < elements.count, alike(first, elements[end]) { end += 1 }
         return Array(elements[start..<end])
     }
 
     static func alike(_ a: ScannedElement, _ b: ScannedElement) -> Bool {
-        guard a.kind == b.kind, a.signature == b.signature, close(a.rect.width, b.rect.width), close(a.rect.height, b.rect.height) else {
+        guard a.kind == b.kind, a.tag == b.tag, a.background == b.background, a.hidden == b.hidden,
+              close(a.rect.width, b.rect.width), close(a.rect.height, b.rect.height) else {
             return false
         }
         let la = a.leaves, lb = b.leaves
@@ -73,4 +61,9 @@ enum Repetition {
     }
 
     private static func close(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= tolerance }
+}
+
+extension ScannedElement {
+    /// The element's tag (or `::before`, `#text`): its signature without the classes.
+    var tag: Substring { signature.prefix { $0 != "." } }
 }

@@ -25,7 +25,7 @@ struct ScannedPage: Sendable, Equatable {
 /// One element of a scanned page (see `PageScanScript` for the kinds).
 struct ScannedElement: Sendable, Equatable {
     enum Kind: String, Sendable {
-        case text, image, control, bar, content, box
+        case text, image, control, bar, content, shape, box
     }
 
     var kind: Kind

@@ -38,6 +38,36 @@ struct CaptureCommandTests {
         #expect(rtl.stdout.contains(#""direction": "rtl""#))
     }
 
+    @Test func boxesPaintedByCSSAloneAndRepeatedSiblingsBecomeShapesListsAndGrids() throws {
+        let scratch = try Scratch()
+        func capture(_ page: String, _ size: String = "800x600", _ options: [String] = []) throws -> String {
+            let result = try scratch.skeletond(["capture", Self.pages + "/\(page).html", "--size", size] + options)
+            #expect(result.status == 0, "\(result)")
+            return result.stdout
+        }
+        let news = try capture("rtl-news")
+        #expect(news.contains(#""kind": "list", "frame": [20, 72, 760, 440], "rowHeight": 110, "rows": 4"#), "the four articles are one list: \(news)")
+        #expect(news.contains(#"{"kind": "view", "frame": [708, 0, 52, 52], "shape": "circle"}"#), "avatars painted by their background alone")
+
+        let shapes = try capture("css-shapes")
+        #expect(shapes.contains(#""itemSize": [64, 64], "items": 5"#) && shapes.contains(#"{"kind": "view", "frame": [0, 0, "100%", "100%"], "shape": "circle"}"#),
+                "five round avatars, one with a border only: \(shapes)")
+        #expect(shapes.contains(#"{"kind": "view", "frame": [24, 145, 752, 2], "cornerRadius": 0}"#), "the rule")
+        #expect(shapes.contains(#""itemSize": [120, 72], "items": 4"#), "the tiles, one with a shadow only")
+        #expect(shapes.contains(#""itemSize": [30, 20], "items": 4"#), "the chips, one with a border only")
+        #expect(shapes.contains(#"{"kind": "view", "frame": [2, 6, 9, 9], "shape": "circle"}"#), "the ::before bullets, in the list's row")
+        #expect(shapes.contains(#""rows": 3"#))
+        #expect(shapes.contains(#", 10, 10], "cornerRadius": 0}"#), "the ::after square beside its text")
+
+        #expect(try capture("table").contains(#""rowHeight": 39, "rows": "#), "the table's rows are a list")
+        #expect(try capture("cards").contains(#""itemSize": [243, 220], "items": 6"#), "the cards are one grid")
+        #expect(try capture("responsive").contains(#""rowHeight": 74, "rows": 6"#), "narrow: the dishes in a list")
+        #expect(try capture("responsive", "1280x720").contains(#""itemSize": [303, 190], "items": 6"#), "wide: the dishes in a grid")
+        #expect(!(try capture("late-content")).contains(#""kind": "list""#), "the orders arrive after the load event")
+        #expect(try capture("late-content", "800x600", ["--wait-for", "#orders[data-loaded]"]).contains(#""rowHeight": 70, "rows": 5"#),
+                "waited for, the orders are one list")
+    }
+
     @Test func aPageThatCannotBeCapturedIsAnErrorAndNoFile() throws {
         let scratch = try Scratch()
         let out = scratch.file("out.json")

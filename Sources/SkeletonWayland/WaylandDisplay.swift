@@ -20,8 +20,6 @@ public final class WaylandDisplay: Display {
     private let stayOnTop: Bool
     /// Mapped again after being covered, and not yet drawn since.
     private var raising = false
-    /// How many times the window was mapped again over another one.
-    private(set) var raises = 0
 
     /// Seconds the compositor has to answer at start (its globals, the window's first configure).
     static let answerSeconds = 5.0
@@ -84,7 +82,6 @@ public final class WaylandDisplay: Display {
             window.map()
             try? connection.flush()
             raising = true
-            raises += 1
         }
         if raising, window.configured != nil, window.bufferSize == output?.size {
             raising = false

@@ -148,12 +148,17 @@ if !staticBuild {
     package.dependencies += [
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        // Under Hummingbird already; named for the preview's one channel handler (`RefusedUpgradeStatus`).
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.34.1"),
     ]
     package.targets += [
         .target(name: "SkeletonPreview", dependencies: [
             "SkeletonLayout", "SkeletonRender", "SkeletonPicture", "SkeletonContent", "SkeletonSystem",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
         ]),
         .testTarget(name: "SkeletonPreviewTests", dependencies: ["SkeletonPreview", "SkeletonDevTools", "SkeletonLayout"]),
     ]

@@ -1,12 +1,14 @@
 import Hummingbird
 import HummingbirdWebSocket
 import SkeletonLayout
+import SkeletonSystem
+import Synchronization
 
 /// `skeletond preview`: a page on localhost showing a layout file animating as the screen would,
 /// drawn again within 200 ms of each save (the file is read every 50 ms, frames go out 15 a
 /// second over a WebSocket), its problems listed with file, line and JSON path instead of the
 /// picture, and the node under the pointer named. Hummingbird (on SwiftNIO) serves the page
-/// and the WebSocket.
+/// and the WebSocket, which only the page's own origin may open (`PreviewOrigin`).
 public struct PreviewServer: Sendable {
     public var layoutPath: String
     public var port: Int
@@ -14,6 +16,8 @@ public struct PreviewServer: Sendable {
     public var size: Size?
     /// A picture shown beside the preview (`capture --preview`: the page's screenshot, PNG).
     public var beside: [UInt8]?
+    /// Where the refused WebSocket requests are said (default: standard error).
+    public var log: @Sendable (String) -> Void = { FileDescriptor.standardError.writeAll(Array(($0 + "\n").utf8)) }
 
     public init(layoutPath: String, port: Int) {
         self.layoutPath = layoutPath
@@ -36,11 +40,20 @@ public struct PreviewServer: Sendable {
             guard let beside else { return Response(status: .notFound) }
             return Response(status: .ok, headers: [.contentType: "image/png"], body: .init(byteBuffer: ByteBuffer(bytes: beside)))
         }
-        let port = self.port
+        // The port chosen by the system when asked for 0, once the server listens.
+        let origin = Mutex(PreviewOrigin(port: port))
+        let refused = RefusedConnections()
+        let log = self.log
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade { request, _, _ in
+            server: .http1WebSocketUpgrade(additionalChannelHandlers: [RefusedUpgradeStatus(refused: refused)]) { request, channel, _ in
                 guard request.path == "/live" else { return .dontUpgrade }
+                let policy = origin.withLock { $0 }
+                guard policy.allows(request.headerFields[.origin]) else {
+                    log(policy.refusal(of: request.headerFields[.origin]))
+                    refused.add(channel)
+                    return .dontUpgrade
+                }
                 return .upgrade([:]) { inbound, outbound, _ in
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         // Until the browser goes away.
@@ -59,7 +72,11 @@ public struct PreviewServer: Sendable {
                 }
             },
             configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "skeletond preview"),
-            onServerRunning: { channel in ready("http://127.0.0.1:\(channel.localAddress?.port ?? port)/") }
+            onServerRunning: { channel in
+                let listening = channel.localAddress?.port ?? port
+                origin.withLock { $0.port = listening }
+                ready("http://127.0.0.1:\(listening)/")
+            }
         )
         let watching = Task { await watcher.run() }
         defer { watching.cancel() }

@@ -21,11 +21,15 @@ public struct FrameCache: Sendable {
     /// hidden, so the hooks' `*` leaves it out.
     public static let initramfsOutdatedMark = ".initramfs-outdated"
 
-    /// Leaves `initramfsOutdatedMark` in `directory`, saying `why`; returns its path.
+    /// Leaves `initramfsOutdatedMark` in `directory`, saying `why`; returns its path. Synced:
+    /// after a power cut the next boot must still find it, or it starts from the old initramfs.
     @discardableResult
     public static func markInitramfsOutdated(in directory: String, why: String) throws(Errno) -> String {
         let path = directory + "/" + initramfsOutdatedMark
-        try SystemCalls.writeFile(path, Array((why + "\n").utf8))
+        let written = Array((why + "\n").utf8).withUnsafeBytes { raw in
+            Result { () throws(Errno) in try SystemCalls.writeFileAtomically(path, [raw]) }
+        }
+        try written.get()
         return path
     }
 

@@ -614,11 +614,17 @@ package enum SystemCalls {
     }
 
     /// Writes `parts` to a temporary file beside `path`, then renames it over `path`, so a reader
-    /// sees the old file or the whole new one. `durable`: fsync(2) before the rename, so that a
-    /// crash cannot leave an empty file (not needed for what lasts one boot only).
+    /// sees the old file or the whole new one, whenever the writer is killed. `durable`: fsync(2)
+    /// of the file before the rename and of its directory after, so that a power cut can leave
+    /// neither an empty file nor the old one back (not needed for what lasts one boot only).
+    /// The temporary file's name is hidden (`.NAME.PID.tmp`): one a killed writer leaves is not
+    /// taken for a file of the directory (the initramfs hooks copy the cache's `*`).
     package static func writeFileAtomically(_ path: String, _ parts: [UnsafeRawBufferPointer], durable: Bool = true) throws(Errno) {
-        let temporary = path + ".\(getpid()).tmp"
-        _ = Glibc.unlink(temporary)  // left by a crashed process that had our pid
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let temporary = (slash == nil ? "" : directory + "/") + ".\(name).\(getpid()).tmp"
+        _ = Glibc.unlink(temporary)  // left by a killed process that had our pid
         let fd = try retryingOnInterrupt("open \(temporary)") { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
         do {
             for part in parts {
@@ -638,6 +644,17 @@ package enum SystemCalls {
             let error = Errno.current("rename \(temporary)")
             _ = Glibc.unlink(temporary)
             throw error
+        }
+        if durable { try syncDirectory(directory) }
+    }
+
+    /// fsync(2) of a directory, which makes the names created or renamed in it last.
+    package static func syncDirectory(_ path: String) throws(Errno) {
+        let fd = try retryingOnInterrupt("open \(path)") { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        defer { Glibc.close(fd) }
+        do throws(Errno) { _ = try retryingOnInterrupt("fsync \(path)") { fsync(fd) } } catch {
+            // A file system that cannot sync a directory has nothing to sync there.
+            if error.rawValue != EINVAL { throw error }
         }
     }
 

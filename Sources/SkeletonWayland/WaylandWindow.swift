@@ -22,6 +22,9 @@ final class WaylandWindow {
     private var entered: Set<OpaquePointer> = []
     /// The size used when the compositor leaves it to the client and says no monitor's size.
     let fallbackSize: Size
+    private let title: String
+    /// The window before `map` made it anew, shown until the new one has drawn.
+    private var retired: RetiredWindowObjects?
     /// Every commit damages the whole surface (`stayOnTop`): wlroots (cage) repaints only what its
     /// windows damage, into whichever swap-chain buffer it renders next, and a buffer it has just
     /// made (a screenshot client holds one) starts black; a window over the app keeps the whole
@@ -36,11 +39,17 @@ final class WaylandWindow {
     /// (cage and weston's kiosk-shell activate the newest window).
     private var deactivated = false
 
-    /// wl_compositor.create_surface, xdg_wm_base.get_xdg_surface, get_toplevel, set_fullscreen on
-    /// no particular monitor, then an empty commit: the compositor answers with a configure.
+    /// The window's objects made (`makeObjects`); the compositor answers with a configure.
     init(globals: WaylandGlobals, title: String, fallbackSize: Size) {
         self.globals = globals
         self.fallbackSize = fallbackSize
+        self.title = title
+        makeObjects()
+    }
+
+    /// wl_compositor.create_surface, xdg_wm_base.get_xdg_surface, get_toplevel, set_fullscreen on
+    /// no particular monitor, then an empty commit: the compositor answers with a configure.
+    private func makeObjects() {
         let me = Unmanaged.passUnretained(self).toOpaque()
         surface = wl_compositor_create_surface(globals.compositor)
         wl_surface_add_listener(surface, &Self.surfaceListener, me)
@@ -63,6 +72,8 @@ final class WaylandWindow {
 
     /// Destroys the window's objects, children first: the compositor unmaps it.
     func destroy() {
+        retired?.destroy()
+        retired = nil
         if let frameCallback { wl_callback_destroy(frameCallback) }
         if let fractional { wp_fractional_scale_v1_destroy(fractional) }
         if let viewport { wp_viewport_destroy(viewport) }
@@ -99,11 +110,22 @@ final class WaylandWindow {
         configured = nil
     }
 
-    /// After `unmap`: an empty commit, which the compositor answers with a configure.
+    /// After `unmap`, or to come back over a window mapped since: the window made anew (a new
+    /// surface and toplevel), which the compositor maps as its newest window once it has drawn;
+    /// the old one stays until then. Not the same surface committed again: weston configures no
+    /// toplevel mapped again after a null buffer (weston issue 893).
     func map() {
-        guard let surface, configured == nil else { return }
-        xdg_toplevel_set_fullscreen(toplevel, nil)
-        wl_surface_commit(surface)
+        retired?.destroy()
+        retired = RetiredWindowObjects(surface: surface, xdgSurface: xdgSurface, toplevel: toplevel, viewport: viewport,
+                                       fractional: fractional, frameCallback: frameCallback)
+        surface = nil; xdgSurface = nil; toplevel = nil; viewport = nil; fractional = nil; frameCallback = nil
+        configured = nil
+        proposed = Size(width: 0, height: 0)
+        entered = []
+        activated = false
+        proposedActivated = false
+        deactivated = false
+        makeObjects()
     }
 
     var framePending: Bool { frameCallback != nil }
@@ -125,6 +147,8 @@ final class WaylandWindow {
         frameCallback = wl_surface_frame(surface)
         wl_callback_add_listener(frameCallback, &Self.frameListener, Unmanaged.passUnretained(self).toOpaque())
         wl_surface_commit(surface)
+        retired?.destroy()
+        retired = nil
     }
 
     private func frameDone() {

@@ -74,11 +74,10 @@ public final class WaylandDisplay: Display {
     }
 
     /// cage and weston's kiosk-shell put the newest window on top and activate it: losing the
-    /// activation is being covered. The window unmaps and maps again, which makes it the newest,
-    /// and shows its last frame again as soon as the compositor has configured it.
+    /// activation is being covered. The window is made anew, which makes it the newest, and
+    /// shows its last frame again as soon as the compositor has configured it.
     private func raiseIfCovered() {
         if stayOnTop, !released, window.takeDeactivation() {
-            window.unmap()
             window.map()
             try? connection.flush()
             raising = true

@@ -136,7 +136,7 @@ let package = Package(
         .testTarget(name: "SkeletonWaylandTests", dependencies: [
             "SkeletonWayland", "SkeletonDisplay", "SkeletonRender", "SkeletonLayout", "SkeletonPicture", "SkeletonSystem",
         ]),
-        .testTarget(name: "SkeletonDisplayTests", dependencies: ["SkeletonDisplay", "SkeletonSystem", "SkeletonLayout", "SkeletonRender", "SkeletonPicture",
+        .testTarget(name: "SkeletonDisplayTests", dependencies: ["SkeletonDisplay", "CLibDRM", "SkeletonSystem", "SkeletonLayout", "SkeletonRender", "SkeletonPicture",
                                                                "SkeletonProtocol"]),
     ],
     swiftLanguageModes: [.v6]

@@ -103,6 +103,7 @@ public final class DRMDisplayProvider: DisplayProvider {
             display = DRMDisplay.openFirst(options: options, log: log, boot: boot)
         }
         if display != nil { said = [] }
+        display?.log = { logger.warning($0) }
         return display
     }
 

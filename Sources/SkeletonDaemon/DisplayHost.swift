@@ -342,6 +342,13 @@ final class DisplayHost {
             open()
             return .deviceGone
         }
+        // An output whose mode the kernel refused makes way for one at another mode (or another
+        // connector), drawn at the next chance.
+        let replaced = display.takeOutputChanges()
+        if !replaced.isEmpty {
+            complete = false
+            applyOutputChanges(replaced)
+        }
         if !firstFrameShown { logFirstFrame(on: display, from: nil) }
         return complete ? .complete : .incomplete
     }

@@ -9,9 +9,18 @@ public final class DRMDisplay: Display {
     public let backendName = "drm"
     public let path: String
     let fd: FileDescriptor
-    public private(set) var drmOutputs: [DRMOutput] {
-        didSet { listenForFlips() }
+    public internal(set) var drmOutputs: [DRMOutput] {
+        didSet { connectOutputs() }
     }
+    /// Where the faults the outputs work around are said (a busy flip, one buffer, a refused
+    /// mode), each once.
+    public var log: (String) -> Void = { _ in }
+    /// The modes the kernel refused to set, by connector: not tried again.
+    var refusedModes: [UInt32: [drmModeModeInfo]] = [:]
+    /// Connectors whose every mode was refused: left alone, so a connector after them may have the CRTC.
+    var givenUp: Set<UInt32> = []
+    /// What a rescan said about connectors it skipped: said once, not at every hotplug event.
+    private var saidSkips: Set<String> = []
     /// What `open` was asked for, for the outputs a hotplug adds.
     let options: Options
     private var released = false
@@ -95,9 +104,10 @@ public final class DRMDisplay: Display {
         for problem in options.unknownConnectors(known: known) { log("\(path): \(problem)") }
         // First what to drive: connector, CRTC and mode of each output.
         var plans: [Plan] = []
+        var skips: Set<String> = []
         OutputChoice.forEach(fd, resources: res, probing: true, accepts: { name in options.connectors?.contains(name) ?? true },
                              wantedSize: { options.modes[$0] }, isUsed: { crtc in plans.contains { $0.choice.crtc == crtc } },
-                             log: { log("\(path), \($0)") }) { c, name, choice in
+                             log: { skips.insert($0); log("\(path), \($0)") }) { c, name, choice in
             let rotation = options.rotation(of: name, panelOrientation: DRMCalls.panelOrientation(fd, connector: c.connector_id).flatMap(Rotation.init(panelOrientation:)))
             plans.append(Plan(connector: c.connector_id, name: name, choice: choice, rotation: rotation))
             return true
@@ -111,19 +121,19 @@ public final class DRMDisplay: Display {
         if adopting != nil { boot?.release(closing: false) }
         var outputs: [DRMOutput] = []
         for (plan, adoption) in zip(plans, adopted) {
-            do {
-                outputs.append(try DRMOutput(device: path, fd: fd, connectorID: plan.connector, crtcID: plan.choice.crtc, name: plan.name,
-                                             mode: plan.choice.mode, modeIsPreferred: plan.choice.modeIsPreferred, rotation: plan.rotation,
-                                             adopting: adoption))
-            } catch {
-                log("\(error); connector skipped")
+            if let output = makeOutput(device: path, fd: fd, connectorID: plan.connector, crtcID: plan.choice.crtc, name: plan.name,
+                                       mode: plan.choice.mode, modeIsPreferred: plan.choice.modeIsPreferred, rotation: plan.rotation,
+                                       adopting: adoption, log: log) {
+                outputs.append(output)
             }
         }
         guard !outputs.isEmpty else {
             DRMCalls.close(fd)
             return nil
         }
-        return DRMDisplay(path: path, fd: fd, outputs: outputs, options: options)
+        let display = DRMDisplay(path: path, fd: fd, outputs: outputs, options: options)
+        display.saidSkips = skips
+        return display
     }
 
     /// An output `open` will drive.
@@ -180,15 +190,18 @@ public final class DRMDisplay: Display {
         self.fd = fd
         self.drmOutputs = outputs
         self.options = options
-        listenForFlips()
+        connectOutputs()
     }
 
     /// Each output reads the completions right after queueing its flip: a driver that flips at
     /// once (no vertical blank to wait for: bochs, virtio-gpu, simpledrm) has completed it by
     /// then, and the loop is spared a turn woken for it alone. A flip still pending wakes the
-    /// loop through `eventDescriptor` as before.
-    private func listenForFlips() {
-        for output in drmOutputs { output.flipQueued = { [weak self] in self?.handleEvents() } }
+    /// loop through `eventDescriptor` as before. What an output works around goes to `log`.
+    private func connectOutputs() {
+        for output in drmOutputs {
+            output.flipQueued = { [weak self] in self?.handleEvents() }
+            output.log = { [weak self] in self?.log($0) }
+        }
     }
 
     deinit { close() }
@@ -264,27 +277,31 @@ public final class DRMDisplay: Display {
             output.turnOff()
             output.destroy()
         }
+        let added = addConnectors(besides: kept, resources: resources.pointee, log: log)
+        drmOutputs = kept + added
+        return OutputChanges(added: added, removed: removed)
+    }
+
+    /// An output on every connected connector not driven by `kept` (nor given up), on a free
+    /// CRTC, as `open` would make it.
+    func addConnectors(besides kept: [DRMOutput], resources: drmModeRes, log: (String) -> Void) -> [DRMOutput] {
         var added: [DRMOutput] = []
-        OutputChoice.forEach(fd, resources: resources.pointee, probing: true,
-                             skips: { id in kept.contains { $0.connectorID == id } },
+        OutputChoice.forEach(fd, resources: resources, probing: true,
+                             skips: { id in givenUp.contains(id) || kept.contains { $0.connectorID == id } },
                              accepts: { name in options.connectors?.contains(name) ?? true },
                              wantedSize: { options.modes[$0] },
                              isUsed: { crtc in kept.contains { $0.crtcID == crtc } || added.contains { $0.crtcID == crtc } },
-                             log: { log("\(path), \($0)") }) { c, name, choice in
+                             log: { line in if saidSkips.insert(line).inserted { log("\(path), \(line)") } }) { c, name, choice in
             let rotation = options.rotation(of: name, panelOrientation: DRMCalls.panelOrientation(fd, connector: c.connector_id).flatMap(Rotation.init(panelOrientation:)))
-            do {
-                let output = try DRMOutput(device: path, fd: fd, connectorID: c.connector_id, crtcID: choice.crtc, name: name,
-                                           mode: choice.mode, modeIsPreferred: choice.modeIsPreferred, rotation: rotation)
+            if let output = Self.makeOutput(device: path, fd: fd, connectorID: c.connector_id, crtcID: choice.crtc, name: name,
+                                            mode: choice.mode, modeIsPreferred: choice.modeIsPreferred, rotation: rotation, log: log) {
                 if released { output.restore() }
                 added.append(output)
                 log("\(path), connector \(name): connected; driving it at \(output.modeDescription) on CRTC \(choice.crtc)")
-            } catch {
-                log("\(error); connector skipped")
             }
             return true
         }
-        drmOutputs = kept + added
-        return OutputChanges(added: added, removed: removed)
+        return added
     }
 
     /// Unmaps and destroys everything, in reverse order of creation, and closes the device. A

@@ -45,6 +45,11 @@ public final class DRMOutput: DisplayOutput {
     public private(set) var framesPresented = 0
     /// Called once a flip is queued: the display reads the completions that are in.
     var flipQueued: () -> Void = {}
+    /// Where the faults the output works around are said, each once.
+    var log: (String) -> Void = { _ in }
+    /// The kernel refused this mode: the display drives the connector at another one.
+    private(set) var modeRefused = false
+    private var saidBusyFlip = false
     /// nil until probed; false once DIRTYFB answered "not implemented".
     private var dirtySupported: Bool?
     private var inPlace = InPlaceWrites()
@@ -99,8 +104,17 @@ public final class DRMOutput: DisplayOutput {
     func setMode() throws(DisplayError) {
         let buffer = buffers[front]
         if let code = DRMCalls.setCrtc(fd, crtc: crtcID, framebuffer: buffer.framebuffer, connector: connectorID, mode: mode) {
-            if code == EACCES || code == EPERM { problem = "lost DRM master on \(device): another program has the display" }
-            throw DRMCalls.fail(device, name, "drmModeSetCrtc", code)
+            let error = DRMCalls.fail(device, name, "drmModeSetCrtc", code)
+            switch code {
+            case EACCES, EPERM: problem = "lost DRM master on \(device): another program has the display"
+            case EINTR, EAGAIN, EBUSY: break
+            default:
+                if !error.deviceGone {
+                    modeRefused = true
+                    problem = "\(device), connector \(name): the kernel refused the mode \(modeDescription)"
+                }
+            }
+            throw error
         }
         modeSet = true
         problem = nil
@@ -170,6 +184,11 @@ public final class DRMOutput: DisplayOutput {
                 pair.invalidate()
                 throw DRMCalls.fail(device, name, "drmModePageFlip", code)
             case EBUSY:
+                // Nothing is queued: the caller draws again at the next frame slot and flips then.
+                if !saidBusyFlip {
+                    saidBusyFlip = true
+                    log("\(device), connector \(name): drmModePageFlip busy (\(DRMCalls.describe(code))); the frame waits for the next frame slot")
+                }
                 pair.invalidate()
                 return false
             default:
@@ -204,6 +223,7 @@ public final class DRMOutput: DisplayOutput {
             } catch {
                 singleBuffered = true
                 fallbackReason = "\(error); drawing into the buffer on screen"
+                log("\(error); one buffer: frames are drawn into the buffer on screen and may tear")
             }
         }
         return singleBuffered ? nil : buffers[1 - front]

@@ -56,9 +56,13 @@ struct OutputChoice {
             guard let connector = fetched else { continue }
             defer { DRMCalls.free(connector) }
             let c = connector.pointee
-            guard c.connection == DRM_MODE_CONNECTED, c.count_modes > 0 else { continue }
+            guard c.connection == DRM_MODE_CONNECTED else { continue }
             let name = DRMCalls.connectorName(type: c.connector_type, typeID: c.connector_type_id)
             guard accepts(name) else { continue }
+            guard c.count_modes > 0 else {
+                log("connector \(name): connected but offers no mode (its EDID is missing or could not be read); skipped")
+                continue
+            }
             if DRMCalls.isNonDesktop(fd, connector: c.connector_id) {
                 log("connector \(name): non-desktop (a headset); skipped")
                 continue
@@ -83,6 +87,16 @@ struct OutputChoice {
             if !sizes.contains(size) { sizes.append(size) }
         }
         return sizes.count > 12 ? sizes.prefix(12).joined(separator: ", ") + " and \(sizes.count - 12) more" : sizes.joined(separator: ", ")
+    }
+
+    /// The modes of a connector in its order (preferred first, then larger before smaller), as
+    /// the kernel last probed them; empty when it has none or cannot be asked.
+    static func modes(_ fd: FileDescriptor, connector id: UInt32) -> [drmModeModeInfo] {
+        guard let fetched = DRMCalls.connector(fd, id, probing: false) else { return [] }
+        defer { DRMCalls.free(fetched) }
+        let c = fetched.pointee
+        guard let modes = c.modes else { return [] }
+        return (0..<Int(c.count_modes)).map { modes[$0] }
     }
 
     /// The names of every connector of a device, connected or not, as the kernel last probed them.

@@ -606,9 +606,11 @@ package enum SystemCalls {
         return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
-    /// Creates or truncates `path` (mode 0600) and writes `bytes`.
+    /// Creates or truncates `path` and writes `bytes`. A new file's mode is 0666 less the umask, as
+    /// a shell's redirection makes it: a layout written for /etc/skeletond/layouts must be
+    /// readable by a kiosk's own user (the skeleton's window runs as that user).
     package static func writeFile(_ path: String, _ bytes: [UInt8]) throws(Errno) {
-        let fd = try retryingOnInterrupt("open \(path)") { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) }
+        let fd = try retryingOnInterrupt("open \(path)") { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666) }
         writeAll(FileDescriptor(rawValue: fd), bytes)
         Glibc.close(fd)
     }

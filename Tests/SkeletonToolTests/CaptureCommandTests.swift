@@ -14,6 +14,9 @@ struct CaptureCommandTests {
         let scratch = try Scratch()
         let first = try scratch.skeletond(["capture", Self.pages + "/feed.html", "--size", "800x600", "--out", scratch.file("feed.json")])
         #expect(first.status == 0, "\(first)")
+        // Readable by a kiosk's own user, whose skeleton window loads it from /etc/skeletond/layouts.
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: scratch.file("feed.json"))[.posixPermissions] as? Int)
+        #expect(mode & 0o044 == 0o044, "mode \(String(mode, radix: 8))")
         let validated = try scratch.skeletond(["validate", scratch.file("feed.json")])
         #expect(validated.status == 0, "\(validated)")
         let again = try scratch.skeletond(["capture", Self.pages + "/feed.html", "--size", "800x600"])

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A real boot: Debian 12 with systemd as PID 1 and skeletond's package, under QEMU.
 
-    python3 Tests/boot/test_debian_boot.py [--case initramfs|layout-change|disabled|real-root|no-executable|dracut|dracut-disabled|no-module|chroot-image|chroot-image-virtio|chroot-image-uefi|chroot-image-uefi-virtio|handoff|luks|luks-de|luks-plymouth]... [--deb PATH]
+    python3 Tests/boot/test_debian_boot.py [--case initramfs|layout-change|disabled|real-root|no-executable|dracut|dracut-disabled|no-module|chroot-image|chroot-image-virtio|chroot-image-uefi|chroot-image-uefi-virtio|handoff|web-kiosk|luks|luks-de|luks-plymouth]... [--deb PATH]
 
 The root file system is built by mmdebstrap from Debian's packages (cached as
 build/boot/debian12-base-HASH.tar), the package of `make deb` is installed into it with dpkg, a
@@ -51,6 +51,10 @@ real root's udev loads bochs; checked as `initramfs` from the real root on.
 Case `handoff` (only with `--case handoff`, not in `make test`, for its time): a root with Xorg,
 weston, cage, seatd and foot besides, on virtio-gpu; the kiosk recipes of examples/handoff take
 the screen from the skeleton in turn (Tests/boot/handoff.py).
+
+Case `web-kiosk` (only with `--case web-kiosk`, for its time): a root with cage, weston and
+Chromium; the browser recipe of docs/handoff.md on each, with a page served from the guest whose
+data arrives after its load event, under TCG with two vCPUs (Tests/boot/web_kiosk.py).
 
 Cases `luks`, `luks-de` and `luks-plymouth` (only on request): the root on LUKS2, unlocked by
 Debian's cryptsetup-initramfs with the passphrase typed over QMP, a wrong one first
@@ -103,6 +107,7 @@ import qemu_harness  # noqa: E402
 from test_plymouth_client import fetch_client  # noqa: E402
 from test_harness_minimal_c import Checker, build_c_program  # noqa: E402
 import handoff  # noqa: E402
+import web_kiosk  # noqa: E402
 import luks  # noqa: E402
 from test_skeletond_drm import SOLID  # noqa: E402
 
@@ -244,7 +249,7 @@ def prepare_root(case: str, deb: Path, work: Path) -> tuple[Path, Path, Path]:
     if root.exists():
         shutil.rmtree(root)
     root.mkdir(parents=True)
-    extra = handoff.PACKAGES if case == "handoff" else luks.PACKAGES if case in luks.CASES else ""
+    extra = {"handoff": handoff.PACKAGES, "web-kiosk": web_kiosk.PACKAGES}.get(case, luks.PACKAGES if case in luks.CASES else "")
     run("tar", "-xf", str(base_root(extra)), "-C", str(root), "--numeric-owner")
     shutil.copy(deb, root / "tmp" / "skeletond.deb")
 
@@ -271,7 +276,7 @@ def prepare_root(case: str, deb: Path, work: Path) -> tuple[Path, Path, Path]:
         (root / "etc/initramfs-tools/conf.d/boot-test").write_text("COMPRESS=zstd\n")
     else:
         # no-module: the hook adds no DRM driver (none named, and MODULES=list adds none).
-        modules = "" if case == "no-module" else "virtio_gpu" if case == "handoff" else "bochs"
+        modules = "" if case == "no-module" else "virtio_gpu" if case in ("handoff", "web-kiosk") else "bochs"
         (root / "etc/skeletond/initramfs").write_text(f'SKELETOND_INITRAMFS={hook}\nSKELETOND_MODULES="{modules}"\n')
         # A lean initramfs, as a kiosk image may have: the root disk's modules only (MODULES=dep
         # cannot see the disk from a chroot), plus what the hook adds.
@@ -294,9 +299,12 @@ def prepare_root(case: str, deb: Path, work: Path) -> tuple[Path, Path, Path]:
             shutil.copy(root / "usr/bin" / tool, src / "build" / "static" / tool)
     if case == "handoff":
         handoff.install(root, build_c_program(), chroot)
+    if case == "web-kiosk":
+        web_kiosk.install(root, chroot)
+        web_kiosk.capture_start_layout(root, HOST_TOOL, SIZE)
     if case in luks.CASES:
         luks.install(root, case)
-    if case in ("initramfs", "no-executable", "chroot-image", "handoff", *luks.CASES):
+    if case in ("initramfs", "no-executable", "chroot-image", "handoff", "web-kiosk", *luks.CASES):
         shutil.copy(HERE / "guest" / "e2e-initramfs-mark", premount / "e2e-mark")
         (premount / "e2e-mark").chmod(0o755)
     for script in ("e2e-probe", "e2e-after"):
@@ -371,12 +379,13 @@ def initramfs_sizes(root: Path, version: str, chroot) -> str:
 
 def boot(root: Path, kernel: Path, initrd: Path, work: Path, timeout: float = 300, append: str = "",
          disk: Path | None = None, device: str = f"VGA,xres={SIZE[0]},yres={SIZE[1]}", firmware: Path | None = None,
-         watch_up: bool = False, on_marker=None, watch_until: str = "@@REALROOT") -> dict:
+         watch_up: bool = False, on_marker=None, watch_until: str = "@@REALROOT", machine: tuple[str, str, str] = ("tcg", "1024", "1")) -> dict:
     """Boots the root (imaged afresh as work/disk.img), or `disk` as a previous boot left it;
     `append` goes on the kernel command line, `device` is the display, `firmware` a UEFI
     firmware image (else SeaBIOS). Screenshots as fast as QMP gives them are taken from
     `systemctl poweroff|reboot` to the end (`down`) and, with `watch_up`, from the start until
-    the marker `watch_until` (the real root's probe; `up`). `on_marker(qmp, line, result)` is called on each marker."""
+    the marker `watch_until` (the real root's probe; `up`). `on_marker(qmp, line, result)` is called on each marker.
+    `machine`: QEMU's accelerator, memory (MB) and CPUs."""
     if disk is None:
         disk = work / "disk.img"
         disk.unlink(missing_ok=True)
@@ -384,7 +393,7 @@ def boot(root: Path, kernel: Path, initrd: Path, work: Path, timeout: float = 30
     sockets = Path(tempfile.mkdtemp(prefix="skeletond-boot-"))
     con_path, qmp_path = sockets / "con", sockets / "qmp"
     con_server, qmp_server = qemu_harness._listen(con_path), qemu_harness._listen(qmp_path)
-    command = ["qemu-system-x86_64", "-accel", "tcg", "-m", "1024", "-smp", "1", "-no-reboot", "-no-shutdown",
+    command = ["qemu-system-x86_64", "-accel", machine[0], "-m", machine[1], "-smp", machine[2], "-no-reboot", "-no-shutdown",
                "-kernel", str(kernel), "-initrd", str(initrd),
                "-append", " ".join(["root=/dev/vda rw console=ttyS0 quiet vt.global_cursor_default=0 systemd.show_status=0",
                                     EXTRA_KERNEL_ARGS, append]).strip(),
@@ -1007,7 +1016,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--case", action="append", choices=["initramfs", "layout-change", "disabled", "real-root", "no-executable",
                                                             "no-module", "dracut", "dracut-disabled", *CHROOT_IMAGE, "handoff",
-                                                            *luks.CASES])
+                                                            "web-kiosk", *luks.CASES])
     parser.add_argument("--deb", type=Path, help="install this package instead of building one with `make deb`")
     parser.add_argument("--append", default="", help="kernel parameters for every boot (for example fbcon=vc:2-6)")
     args = parser.parse_args()
@@ -1053,6 +1062,7 @@ def main() -> int:
             "dracut": "dracut instead of initramfs-tools, with the package's dracut module",
             "chroot-image": "built as a kiosk image is (MODULES=most, no SKELETOND_MODULES, no card in the chroot), on bochs",
             "handoff": "with the initramfs hook, Xorg, weston, cage and an app on DRM taking the screen over in turn",
+            "web-kiosk": "with the initramfs hook, cage and weston with Chromium on a page served here taking the screen over in turn",
             **{name: "with the initramfs hook, the root on LUKS2, the passphrase typed" for name in luks.CASES}}[case])
         began = time.monotonic()
         root, kernel, initrd = prepare_root(case, deb, work)
@@ -1069,6 +1079,19 @@ def main() -> int:
             result = boot(root, kernel, initrd, work, timeout=1500, append="e2e.step=handoff", device=VIRTIO)
             print(f"  {case}: root prepared in {prepared - began:.0f} s, booted to the power-off in {time.monotonic() - prepared:.0f} s")
             check_handoff(c, result, expected, work)
+            shutil.rmtree(root, ignore_errors=True)
+            continue
+        if case == "web-kiosk":
+            # Chromium under TCG: two vCPUs (multi-threaded TCG) and the memory it needs.
+            result = boot(root, kernel, initrd, work, timeout=2400, append="e2e.step=web-kiosk", device=VIRTIO,
+                          machine=("tcg,thread=multi", "2048", "2"))
+            print(f"  {case}: root prepared in {prepared - began:.0f} s, booted to the power-off in {time.monotonic() - prepared:.0f} s")
+            c.check("web-kiosk: the boot ran to the power-off", not result["timed_out"] and "poweroff" in result["shots"],
+                    f"timed out {result['timed_out']}, markers {[m for _, m in result['markers']][-5:]} (log {work}/serial.txt)")
+            page = work / "expected-page.png"
+            run(str(HOST_TOOL), "render", str(root / "etc/skeletond/layouts/page.json"), "--out", str(page), "--size", f"{SIZE[0]}x{SIZE[1]}")
+            known = {"skeleton": png.read(page), "background": handoff.solid(handoff.WESTON_BACKGROUND, SIZE)}
+            web_kiosk.check(c, result, known, frame_kinds, marker, read_ppm, handoff.timeline)
             shutil.rmtree(root, ignore_errors=True)
             continue
         if case in luks.CASES:

@@ -11,7 +11,7 @@ import SkeletonSystem
 public final class BackgroundSprites: SpriteSource {
     private let work: any OffLoopWork
     private let bgrtDirectory: String
-    private var made: [Key: Result<Sprite, SpriteError>] = [:]
+    private var made = SpriteCache<Key>(spareBytes: ContentSprites.spareBytes)
     private var pending: Set<Key> = []
     private var reported: Set<SpriteError> = []
     /// Told each problem once (the daemon logs it).
@@ -44,17 +44,20 @@ public final class BackgroundSprites: SpriteSource {
 
     public func sprite(for item: SpriteItem, outputSize: Size) -> Result<Sprite, SpriteError>? {
         let key = Key(content: item.content, box: ContentSprites.box(item.rect), outputSize: outputSize)
-        if let known = made[key] { return known }
+        if let known = made.result(for: key) { return known }
         if pending.insert(key).inserted { submit(item, key: key) }
         let now = SystemCalls.monotonicSeconds()
         let ends = graceEnds ?? now + grace
         graceEnds = ends
         if ends > now { work.waitBriefly(seconds: ends - now) }
-        return made[key]
+        return made.result(for: key)
     }
 
     /// A new turn of the loop: its frames may wait for sprites again.
-    public func newTurn() { graceEnds = nil }
+    public func newTurn() {
+        graceEnds = nil
+        made.beginRound()
+    }
 
     /// True once when sprites arrived since the last call: renderers that waited for them are
     /// to be made again.
@@ -73,7 +76,8 @@ public final class BackgroundSprites: SpriteSource {
         let receiver = Receiver(sprites: self)
         let bgrt = bgrtDirectory
         work.submit(deadline: Self.deadline, { locals in
-            let result = locals.value { ContentSprites(bgrtDirectory: bgrt) }.made(for: item, outputSize: key.outputSize)
+            // Kept by the loop's cache alone: a second holder would never let it see a sprite as spare.
+            let result = locals.value { ContentSprites(bgrtDirectory: bgrt) }.makeAfresh(item, outputSize: key.outputSize)
             return Delivery { receiver.sprites?.finish(key, result) }
         }, expired: { [weak self] in
             let seconds = Int(Self.deadline)
@@ -83,8 +87,7 @@ public final class BackgroundSprites: SpriteSource {
 
     private func finish(_ key: Key, _ result: Result<Sprite, SpriteError>) {
         guard pending.remove(key) != nil else { return }
-        if made.count >= ContentSprites.keptLimit { made.removeAll(keepingCapacity: true) }
-        made[key] = result
+        made.keep(result, for: key)
         arrived = true
         if case .failure(let error) = result, reported.insert(error).inserted { report(error) }
     }

@@ -5,18 +5,18 @@ import SkeletonText
 
 /// The one `SpriteSource` of the daemon and the tools: pictures through `PictureLoader`
 /// (libpng, the firmware's BGRT logo) and texts through `TextEngine` (HarfBuzz, FreeType).
-/// Every sprite is made once per box and kept; what cannot be made is reported once through
-/// `report` and the renderer draws that node as a skeleton.
+/// Every sprite is made once per box and kept while in use (`SpriteCache`); what cannot be made
+/// is reported once through `report` and the renderer draws that node as a skeleton.
 public final class ContentSprites: SpriteSource {
     private let pictures: PictureLoader
     private let text = TextEngine()
-    private var made: [Key: Result<Sprite, SpriteError>] = [:]
+    private var made: SpriteCache<Key>
     private var reported: Set<SpriteError> = []
     /// Told each problem once (the daemon logs it; `validate` lists it).
     public var report: (SpriteError) -> Void
 
-    /// More sprites than this kept, and the oldest set is dropped (texts change with every status line).
-    static let keptLimit = 256
+    /// Bytes of sprites no one holds any more kept for a later ask (a layout shown again).
+    public static let spareBytes = 1 << 20
 
     private struct Key: Hashable {
         var content: SpriteContent
@@ -26,6 +26,7 @@ public final class ContentSprites: SpriteSource {
 
     public init(bgrtDirectory: String = "/sys/firmware/acpi/bgrt", report: @escaping (SpriteError) -> Void = { _ in }) {
         self.pictures = PictureLoader(bgrtDirectory: bgrtDirectory)
+        self.made = SpriteCache(spareBytes: Self.spareBytes)
         self.report = report
     }
 
@@ -35,12 +36,17 @@ public final class ContentSprites: SpriteSource {
     public func made(for item: SpriteItem, outputSize: Size) -> Result<Sprite, SpriteError> {
         let box = Self.box(item.rect)
         let key = Key(content: item.content, box: box, outputSize: outputSize)
-        if let known = made[key] { return known }
+        made.beginRound()
+        if let known = made.result(for: key) { return known }
         let result = make(item, box: box, outputSize: outputSize)
-        if made.count >= Self.keptLimit { made.removeAll(keepingCapacity: true) }
-        made[key] = result
+        made.keep(result, for: key)
         if case .failure(let error) = result, reported.insert(error).inserted { report(error) }
         return result
+    }
+
+    /// The pixels for `item`, made now and not kept (for a cache of the caller's own).
+    public func makeAfresh(_ item: SpriteItem, outputSize: Size) -> Result<Sprite, SpriteError> {
+        make(item, box: Self.box(item.rect), outputSize: outputSize)
     }
 
     /// A node's frame on whole pixels: its edges rounded, so that neighbours meet exactly.

@@ -118,6 +118,9 @@ enum BenchIO {
         return fields
     }
 
+    /// The descriptors `pid` has open.
+    static func descriptorCount(_ pid: Int32) -> Int { SystemCalls.directoryEntries("/proc/\(pid)/fd").count }
+
     static var processID: Int32 { SystemCalls.processID }
     static func environment(_ name: String) -> String? { SystemCalls.environment(name) }
 }

@@ -20,6 +20,14 @@ public final class WaylandDisplay: Display {
     private let stayOnTop: Bool
     /// Mapped again after being covered, and not yet drawn since.
     private var raising = false
+    /// Where the raises are said (the daemon's log).
+    public var note: ((String) -> Void)?
+    /// When the window was last made anew by the clock (`stayOnTop`).
+    private var lastRaise: Double?
+    /// weston's kiosk-shell hides a covered window under its background without a word to it
+    /// (no configure, no leave): over it, the window is made anew this often, so a window mapped
+    /// over the skeleton shows for at most this long.
+    static let raiseInterval = 0.25
 
     /// Seconds the compositor has to answer at start (its globals, the window's first configure).
     static let answerSeconds = 5.0
@@ -81,10 +89,12 @@ public final class WaylandDisplay: Display {
             window.map()
             try? connection.flush()
             raising = true
+            note?("wayland: another window took the activation; the skeleton's window is made again over it")
         }
         if raising, window.configured != nil, window.bufferSize == output?.size {
             raising = false
             output?.commitAgain()
+            note?("wayland: the skeleton's window is over the other again")
         }
     }
 
@@ -111,9 +121,21 @@ public final class WaylandDisplay: Display {
     }
 
     public func tick(now: Double) -> Double? {
-        // Errors show again when the socket reads as closed.
+        guard stayOnTop, !released else {
+            // Errors show again when the socket reads as closed.
+            try? connection.flush()
+            return nil
+        }
+        let last = lastRaise ?? now
+        if now - last >= Self.raiseInterval, !raising, window.configured != nil {
+            window.map()
+            raising = true
+            lastRaise = now
+        } else if lastRaise == nil {
+            lastRaise = now
+        }
         try? connection.flush()
-        return nil
+        return (lastRaise ?? now) + Self.raiseInterval
     }
 
     public func release(retainingPicture: Bool) {

@@ -35,6 +35,7 @@ public final class WaylandDisplayProvider: DisplayProvider {
                                                       stayOnTop: settings.wayland.stayOnTop)
             stopWatching()
             logger.info("wayland: a fullscreen window of \(display.compositorName) at \(socket)")
+            display.note = { logger.info($0) }
             return display
         } catch {
             if let path { watch(directoryOf: path) }

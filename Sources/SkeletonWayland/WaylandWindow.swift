@@ -35,8 +35,9 @@ final class WaylandWindow {
     /// Whether the last configure said the window is the active one (xdg_toplevel's `activated`).
     private var proposedActivated = false
     private var activated = false
-    /// The window was active and a configure took that away: another window mapped over it
-    /// (cage and weston's kiosk-shell activate the newest window).
+    /// Another window mapped over this one: a configure took the activation away (cage activates
+    /// the newest window), or the surface left its last monitor (weston's kiosk-shell moves the
+    /// window it covers to a hidden layer, and activates nothing when no seat was there at first).
     private var deactivated = false
 
     /// The window's objects made (`makeObjects`); the compositor answers with a configure.
@@ -156,7 +157,12 @@ final class WaylandWindow {
         frameCallback = nil
     }
 
-    /// Whether another window took the activation since the last call.
+    private func left(_ output: OpaquePointer) {
+        guard entered.remove(output) != nil, entered.isEmpty else { return }
+        deactivated = true
+    }
+
+    /// Whether another window took the activation, or hid this one, since the last call.
     func takeDeactivation() -> Bool {
         defer { deactivated = false }
         return deactivated
@@ -184,7 +190,7 @@ final class WaylandWindow {
 
     nonisolated(unsafe) private static var surfaceListener = wl_surface_listener(
         enter: { data, _, output in if let output { window(data)?.entered.insert(output) } },
-        leave: { data, _, output in if let output { window(data)?.entered.remove(output) } })
+        leave: { data, _, output in if let output { window(data)?.left(output) } })
 
     nonisolated(unsafe) private static var xdgSurfaceListener = xdg_surface_listener(
         configure: { data, _, serial in window(data)?.configure(serial: serial) })

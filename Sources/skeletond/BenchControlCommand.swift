@@ -9,8 +9,7 @@ struct BenchControlCommand: ParsableCommand {
         discussion: """
             With --attacks, run the hostile inputs instead (floods of Plymouth, psplash and control requests, a PNG bomb, the largest picture, a long combining text, layouts at the limits), each against a fresh daemon on the memory output at \
             640x400, with a second connection pinging every 10 ms: the worst ping beside the quiet one, frames late, \
-            memory, and whether the attack's result was applied. Attacks: \(Attack.allCases.map(\.rawValue).joined(separator: ", ")).
-
+            memory, and whether the attack's result was applied. Attacks: \(Attack.allCases.map(\.rawValue).joined(separator: ", ")). \
             With --memory, send --commands commands of a kiosk's uptime back to back (updates with new texts and values, shows \
             of the bundled layouts with dissolves, hides, deactivate/reactivate, status) to a daemon on the memory output at \
             640x400: its resident size, descriptors and threads after the first tenth and at the end. Exits 1 when the size \

@@ -24,10 +24,12 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 PACKAGES = "weston,cage,xwayland,seatd,chromium,busybox"
 STACKS = ("cage", "weston")
-# What a stack may show at its start that is neither the skeleton nor the page: cage's black
-# mode set (cage issue 366) until the skeleton's window has drawn; weston's background, in the
-# skeleton's colour. Measured in this test (docs/performance.md).
-START_LIMIT = {"cage": 1.5, "weston": 1.5}
+# What a stack may show before the page with its data that is not the skeleton, in seconds: at its
+# start, cage's black mode set (cage issue 366) or weston's background until the skeleton's window
+# has drawn; at the browser's map, its page (without its data) until the skeleton's window is over
+# it again, a round trip of the window's process (about 0.1 s under TCG, none on the host's
+# fast form). Measured in this test (docs/performance.md).
+OTHER_LIMIT = {"cage": 1.0, "weston": 1.0}
 PAGE = "http://127.0.0.1:8080/held.html"
 CHROMIUM = ("chromium --kiosk --ozone-platform=wayland --disable-gpu-compositing --no-first-run --no-default-browser-check "
             "--password-store=basic --user-data-dir=/run/kiosk/chromium")
@@ -126,13 +128,16 @@ def check(c, result: dict, known: dict, frame_kinds, marker, read_ppm, timeline)
         first_data = next((i for i, (_, d) in enumerate(shots) if kinds[d] == "data"), None)
         start = sum(shots[i + 1][0] - t for i, (t, d) in enumerate(shots[:-1]) if kinds[d] != "skeleton"
                     and (first_data is None or i < first_data))
+        journal = [m.split(" ", 2)[2] for _, m in result["markers"] if m.startswith(f"@@JOURNAL {stack}")]
+        raises = sum(1 for line in journal if "is over the other again" in line)
+        print(f"  figure: web-kiosk {stack}: the skeleton's window came back over another {raises} time(s)")
         print(f"  figure: web-kiosk {stack}: {len(shots)} screenshots: {runs}; the page with its data from "
               f"{shots[first_data][0] if first_data is not None else 'never'} s after the unit's start")
         c.check(f"web-kiosk {stack}: the skeleton first", first_skeleton == 0, runs)
         c.check(f"web-kiosk {stack}: then the page with its data, which stays",
                 first_data is not None and all(kinds[d] == "data" for _, d in shots[first_data:]), runs)
         between = sorted({kinds[d] for _, d in shots[:first_data or len(shots)] if kinds[d] != "skeleton"})
-        c.check(f"web-kiosk {stack}: never the page without its data, the console or another picture before it",
-                set(between) <= {"black", "background"}, f"{between}")
-        c.check(f"web-kiosk {stack}: the compositor's start (black, weston's background) at most {START_LIMIT[stack]} s", start <= START_LIMIT[stack],
-                f"{start:.2f} s")
+        c.check(f"web-kiosk {stack}: before the page with its data, only the skeleton, the compositor's start "
+                "and the browser's map (never the console or another picture)", set(between) <= {"black", "background", "page"}, f"{between}")
+        c.check(f"web-kiosk {stack}: neither the skeleton nor the page with its data for at most {OTHER_LIMIT[stack]} s",
+                start <= OTHER_LIMIT[stack], f"{start:.2f} s")

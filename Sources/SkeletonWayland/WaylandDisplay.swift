@@ -20,6 +20,8 @@ public final class WaylandDisplay: Display {
     private let stayOnTop: Bool
     /// Mapped again after being covered, and not yet drawn since.
     private var raising = false
+    /// The raise under way was for a window said to cover this one (said in the journal once done).
+    private var raisingOverAnother = false
     /// Where the raises are said (the daemon's log).
     public var note: ((String) -> Void)?
     /// When the window was last made anew by the clock (`stayOnTop`).
@@ -89,12 +91,13 @@ public final class WaylandDisplay: Display {
             window.map()
             try? connection.flush()
             raising = true
-            note?("wayland: another window took the activation; the skeleton's window is made again over it")
+            raisingOverAnother = true
         }
         if raising, window.configured != nil, window.bufferSize == output?.size {
             raising = false
             output?.commitAgain()
-            note?("wayland: the skeleton's window is over the other again")
+            if raisingOverAnother { note?("wayland: another window mapped over the skeleton's, which is made again over it") }
+            raisingOverAnother = false
         }
     }
 

@@ -129,7 +129,7 @@ def check(c, result: dict, known: dict, frame_kinds, marker, read_ppm, timeline)
         start = sum(shots[i + 1][0] - t for i, (t, d) in enumerate(shots[:-1]) if kinds[d] != "skeleton"
                     and (first_data is None or i < first_data))
         journal = [m.split(" ", 2)[2] for _, m in result["markers"] if m.startswith(f"@@JOURNAL {stack}")]
-        raises = sum(1 for line in journal if "is over the other again" in line)
+        raises = sum(1 for line in journal if "is made again over it" in line)
         print(f"  figure: web-kiosk {stack}: the skeleton's window came back over another {raises} time(s)")
         print(f"  figure: web-kiosk {stack}: {len(shots)} screenshots: {runs}; the page with its data from "
               f"{shots[first_data][0] if first_data is not None else 'never'} s after the unit's start")

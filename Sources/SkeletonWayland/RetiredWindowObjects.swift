@@ -1,8 +1,8 @@
 import CSkeletonWayland
 
-/// A window's objects kept on screen after the window was made anew (`WaylandWindow.map`), until
-/// the new one has drawn: the old picture stays until the new one covers it. Their events no
-/// longer reach the window (user data cleared).
+/// A window's objects taken from it: kept on screen after the window was made anew
+/// (`WaylandWindow.map`) until the new one has drawn, so the old picture stays until the new one
+/// covers it, or destroyed at once. Their events no longer reach the window (user data cleared).
 struct RetiredWindowObjects {
     let surface: OpaquePointer?
     let xdgSurface: OpaquePointer?

@@ -75,13 +75,14 @@ final class WaylandWindow {
     func destroy() {
         retired?.destroy()
         retired = nil
-        if let frameCallback { wl_callback_destroy(frameCallback) }
-        if let fractional { wp_fractional_scale_v1_destroy(fractional) }
-        if let viewport { wp_viewport_destroy(viewport) }
-        if let toplevel { xdg_toplevel_destroy(toplevel) }
-        if let xdgSurface { xdg_surface_destroy(xdgSurface) }
-        if let surface { wl_surface_destroy(surface) }
-        frameCallback = nil; fractional = nil; viewport = nil; toplevel = nil; xdgSurface = nil; surface = nil
+        takeObjects().destroy()
+    }
+
+    /// The window's objects, taken from it (their events no longer reach it).
+    private func takeObjects() -> RetiredWindowObjects {
+        defer { frameCallback = nil; fractional = nil; viewport = nil; toplevel = nil; xdgSurface = nil; surface = nil }
+        return RetiredWindowObjects(surface: surface, xdgSurface: xdgSurface, toplevel: toplevel, viewport: viewport,
+                                    fractional: fractional, frameCallback: frameCallback)
     }
 
     /// The scale to draw at: the fractional one where offered, else the largest integer scale of
@@ -117,9 +118,7 @@ final class WaylandWindow {
     /// toplevel mapped again after a null buffer (weston issue 893).
     func map() {
         retired?.destroy()
-        retired = RetiredWindowObjects(surface: surface, xdgSurface: xdgSurface, toplevel: toplevel, viewport: viewport,
-                                       fractional: fractional, frameCallback: frameCallback)
-        surface = nil; xdgSurface = nil; toplevel = nil; viewport = nil; fractional = nil; frameCallback = nil
+        retired = takeObjects()
         configured = nil
         proposed = Size(width: 0, height: 0)
         entered = []

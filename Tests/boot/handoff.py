@@ -69,15 +69,7 @@ def install(root: Path, minimal_modeset: Path, chroot) -> None:
     units = root / "etc/systemd/system"
     for unit in source.glob("*.service"):
         shutil.copy(unit, units / unit.name)
-    (root / "etc/kiosk").mkdir(parents=True, exist_ok=True)
-    shutil.copy(source / "weston.ini", root / "etc/kiosk/weston.ini")
-    lib = root / "usr/local/lib/kiosk"
-    lib.mkdir(parents=True, exist_ok=True)
-    shutil.copy(source / "wayland-session", lib / "wayland-session")
-    (lib / "wayland-session").chmod(0o755)
-    window = json.loads((source / "skeleton-window.json").read_text())
-    window["layouts"]["start"] = "solid"
-    (root / "etc/kiosk/skeleton-window.json").write_text(json.dumps(window))
+    install_session(root)
     for unit in ("kiosk-drawn.path", "kiosk-drawn.service"):
         shutil.copy(source / unit, units / unit)
     wants = units / "multi-user.target.wants"
@@ -93,6 +85,21 @@ def install(root: Path, minimal_modeset: Path, chroot) -> None:
     # Masked, not disabled: the first boot's presets would enable it again.
     (units / "skeletond-hide.service").unlink(missing_ok=True)
     (units / "skeletond-hide.service").symlink_to("/dev/null")
+
+
+def install_session(root: Path) -> None:
+    """The Wayland recipes' session as a kiosk builder installs it: weston.ini, the session
+    script, and the skeleton window's settings with the test's start layout (`solid`)."""
+    source = REPO / "examples" / "handoff"
+    (root / "etc/kiosk").mkdir(parents=True, exist_ok=True)
+    shutil.copy(source / "weston.ini", root / "etc/kiosk/weston.ini")
+    lib = root / "usr/local/lib/kiosk"
+    lib.mkdir(parents=True, exist_ok=True)
+    shutil.copy(source / "wayland-session", lib / "wayland-session")
+    (lib / "wayland-session").chmod(0o755)
+    window = json.loads((source / "skeleton-window.json").read_text())
+    window["layouts"]["start"] = "solid"
+    (root / "etc/kiosk/skeleton-window.json").write_text(json.dumps(window))
 
 
 def solid(colour: tuple[int, int, int], size: tuple[int, int]) -> png.Image:

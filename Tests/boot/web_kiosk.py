@@ -20,6 +20,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import handoff
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 PACKAGES = "weston,cage,xwayland,seatd,chromium,busybox"
@@ -68,15 +70,7 @@ def install(root: Path, chroot) -> None:
         dropin.mkdir(parents=True, exist_ok=True)
         (dropin / "web.conf").write_text(f'[Service]\nEnvironment=HOME=/run/kiosk\nEnvironment="KIOSK_APP={CHROMIUM}{extra} {PAGE}"\n'
                                          "Environment=KIOSK_READY_TIMEOUT=300\nRestart=no\n")
-    (root / "etc/kiosk").mkdir(parents=True, exist_ok=True)
-    shutil.copy(source / "weston.ini", root / "etc/kiosk/weston.ini")
-    lib = root / "usr/local/lib/kiosk"
-    lib.mkdir(parents=True, exist_ok=True)
-    shutil.copy(source / "wayland-session", lib / "wayland-session")
-    (lib / "wayland-session").chmod(0o755)
-    window = json.loads((source / "skeleton-window.json").read_text())
-    window["layouts"]["start"] = "solid"
-    (root / "etc/kiosk/skeleton-window.json").write_text(json.dumps(window))
+    handoff.install_session(root)
     wants = units / "multi-user.target.wants"
     wants.mkdir(parents=True, exist_ok=True)
     (wants / "kiosk-drawn.path").symlink_to("/etc/systemd/system/kiosk-drawn.path")

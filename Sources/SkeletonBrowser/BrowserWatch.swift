@@ -75,11 +75,12 @@ public final class BrowserWatch {
             case .log(let line): log(line)
             case .reveal: markReady()
             case .navigate:
-                let error = try navigate(chrome)
+                let error = try navigate(chrome, timeout: readiness.secondsLeft(at: SystemCalls.monotonicSeconds()))
                 try perform(readiness.handle(.navigated(error: error), at: SystemCalls.monotonicSeconds()), &readiness, chrome)
             case .look:
                 let observation: PageObservation
-                do { observation = PageObservation(answer: try chrome.evaluate(PageObservation.script, timeout: 2)) } catch {
+                let timeout = min(2, readiness.secondsLeft(at: SystemCalls.monotonicSeconds()))
+                do { observation = PageObservation(answer: try chrome.evaluate(PageObservation.script, timeout: timeout)) } catch {
                     guard error.kind != .closed else { throw error }
                     observation = .unavailable
                 }
@@ -88,11 +89,12 @@ public final class BrowserWatch {
         }
     }
 
-    /// Page.navigate to the URL: nil when it loaded, else the browser's name for the failure.
-    private func navigate(_ chrome: DevToolsPipe) throws(DevToolsError) -> String? {
+    /// Page.navigate to the URL, waited for at most `timeout` seconds (what is left before the
+    /// page is shown anyway): nil when it loaded, else the browser's name for the failure.
+    private func navigate(_ chrome: DevToolsPipe, timeout: Double) throws(DevToolsError) -> String? {
         guard let url = options.commandLine.url else { return nil }
         do {
-            return try chrome.call("Page.navigate", ["url": .string(url)], timeout: options.settings.timeout)["errorText"]?.stringValue
+            return try chrome.call("Page.navigate", ["url": .string(url)], timeout: timeout)["errorText"]?.stringValue
         } catch {
             guard error.kind != .closed else { throw error }
             return error.description

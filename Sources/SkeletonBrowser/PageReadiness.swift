@@ -68,6 +68,9 @@ public struct PageReadiness: Sendable, Equatable {
         nextLook = now
     }
 
+    /// Seconds until the page is shown whatever it does (at least 0.1, for a call's timeout).
+    public func secondsLeft(at now: Double) -> Double { max(0.1, startedAt + settings.timeout - now) }
+
     /// When the next `tick` is due.
     public var nextDeadline: Double? {
         guard phase == .waiting else { return nil }

@@ -72,6 +72,9 @@ final class ShmBuffer {
         }
     }
 
+    /// Committed again as it is (to a window made anew): busy until the compositor releases it.
+    func markBusy() { busy = true }
+
     /// Another buffer showed `damage`: this one is behind there.
     func fellBehind(_ damage: [PixelRect]) {
         stale += damage

@@ -93,7 +93,7 @@ public final class WaylandDisplay: Display {
             raising = true
             raisingOverAnother = true
         }
-        if raising, window.configured != nil, window.bufferSize == output?.size {
+        if raising, !released, window.configured != nil, window.bufferSize == output?.size {
             raising = false
             output?.commitAgain()
             if raisingOverAnother { note?("wayland: another window mapped over the skeleton's, which is made again over it") }
@@ -146,6 +146,7 @@ public final class WaylandDisplay: Display {
         // Over the app, a frame left on screen would stay there: the app is what is retained.
         if stayOnTop { uncover() }
         released = true
+        raising = false
         if !retainingPicture {
             window.unmap()
             try? connection.flush()
@@ -173,6 +174,8 @@ public final class WaylandDisplay: Display {
     private func uncover() {
         guard let output, let shm = globals.shm, let clear = try? ShmBuffer(shm: shm, size: output.size, transparent: true) else { return }
         defer { clear.destroy() }
+        // Made anew a moment ago (a raise): the new window can take a frame once configured.
+        if window.configured == nil { _ = try? connection.wait(seconds: 0.5) { window.configured != nil } }
         if window.framePending { _ = try? connection.wait(seconds: 0.1) { !window.framePending } }
         window.commit(clear, damage: [PixelRect(x: 0, y: 0, width: output.size.width, height: output.size.height)], scale: output.scale)
         _ = try? connection.wait(seconds: 0.2) { !window.framePending }

@@ -80,6 +80,7 @@ final class WaylandOutput: DisplayOutput {
     /// The last frame committed again, whole: the window was mapped again without a buffer.
     func commitAgain() {
         guard let committed, window.surface != nil, !window.framePending else { return }
+        committed.markBusy()
         window.commit(committed, damage: [PixelRect(x: 0, y: 0, width: size.width, height: size.height)], scale: scale)
         try? connection.flush()
     }

@@ -74,4 +74,11 @@ import Testing
         #expect(r.handle(.observed(.drawn), at: 102).isEmpty, "a page drawn after its renderer crashed is not ready")
         #expect(r.handle(.tick, at: 130).last == .log("not ready after 30 s (its renderer crashed): the page is shown as it is"))
     }
+
+    @Test func callsWaitAtMostUntilThePageIsShownAnyway() {
+        let (r, _) = started()
+        #expect(r.secondsLeft(at: 100) == 30)
+        #expect(r.secondsLeft(at: 128) == 2)
+        #expect(r.secondsLeft(at: 140) == 0.1, "past the timeout, a call still gets a moment")
+    }
 }

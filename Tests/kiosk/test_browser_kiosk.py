@@ -230,66 +230,52 @@ def ready_time(journal: str) -> float | None:
     return None
 
 
-def case_held(c: Checks, base: str, keep: bool):
-    name = "cage held page"
-    stack = Stack(f"{base}/held.html", 30, keep)
+def watched(c: Checks, name: str, url: str, timeout: float, final: str, keep: bool, seconds: float = 20):
+    """A stack on `url` (the watch's timeout `timeout`) until the screen has shown `final` for ten
+    screenshots or `seconds` have passed; the sequence checked. Returns the timeline and the journal."""
+    stack = Stack(url, timeout, keep)
     try:
-        timeline = stack.watch(25, until=lambda t: sum(1 for _, k in t if k == "data") >= 10)
+        timeline = stack.watch(seconds, until=lambda t: sum(1 for _, k in t if k == final) >= 10)
         journal = stack.journal()
-        print(f"  figure: {name}: {describe(timeline)}")
-        expect_sequence(c, name, timeline, "data")
-        c.check(f"{name}: the watch says the page is ready, after its data (2.5 s after load)",
-                (ready_time(journal) or 0) >= 2.5, next((l for l in journal.splitlines() if "ready after" in l), "no line"))
-        skeleton = [t for t, k in timeline if k == "skeleton"]
-        data = [t for t, k in timeline if k == "data"]
-        if skeleton and data:
-            print(f"  figure: {name}: skeleton for {data[0] - skeleton[0]:.2f} s; page with its data from {data[0]:.2f} s")
     finally:
         stack.stop()
+    print(f"  figure: {name}: {describe(timeline)}")
+    expect_sequence(c, name, timeline, final)
+    return timeline, journal
+
+
+def case_held(c: Checks, base: str, keep: bool):
+    name = "cage held page"
+    timeline, journal = watched(c, name, f"{base}/held.html", 30, "data", keep, seconds=25)
+    c.check(f"{name}: the watch says the page is ready, after its data (2.5 s after load)",
+            (ready_time(journal) or 0) >= 2.5, next((l for l in journal.splitlines() if "ready after" in l), "no line"))
+    skeleton = [t for t, k in timeline if k == "skeleton"]
+    data = [t for t, k in timeline if k == "data"]
+    if skeleton and data:
+        print(f"  figure: {name}: skeleton for {data[0] - skeleton[0]:.2f} s; page with its data from {data[0]:.2f} s")
 
 
 def case_plain(c: Checks, base: str, keep: bool):
-    name = "cage plain page"
-    stack = Stack(f"{base}/plain.html", 30, keep)
-    try:
-        timeline = stack.watch(20, until=lambda t: sum(1 for _, k in t if k == "data") >= 10)
-        print(f"  figure: {name}: {describe(timeline)}")
-        expect_sequence(c, name, timeline, "data")
-    finally:
-        stack.stop()
+    watched(c, "cage plain page", f"{base}/plain.html", 30, "data", keep)
 
 
 def case_never(c: Checks, base: str, keep: bool):
     name = "cage page that never becomes ready"
-    stack = Stack(f"{base}/never.html", 4, keep)
-    try:
-        timeline = stack.watch(15, until=lambda t: sum(1 for _, k in t if k == "page") >= 10)
-        journal = stack.journal()
-        print(f"  figure: {name}: {describe(timeline)}")
-        expect_sequence(c, name, timeline, "page")
-        lines = [l for l in journal.splitlines() if "not ready after 4 s" in l]
-        c.check(f"{name}: the journal says once why it was shown at the timeout", len(lines) == 1 and "data-skeleton-hold" in lines[0],
-                "; ".join(lines) or journal[-400:])
-        shown = next((t for t, k in timeline if k == "page"), None)
-        c.check(f"{name}: shown at the timeout (4 s after the browser's start), not before", shown is not None and shown >= 4, f"{shown}")
-    finally:
-        stack.stop()
+    timeline, journal = watched(c, name, f"{base}/never.html", 4, "page", keep, seconds=15)
+    lines = [l for l in journal.splitlines() if "not ready after 4 s" in l]
+    c.check(f"{name}: the journal says once why it was shown at the timeout", len(lines) == 1 and "data-skeleton-hold" in lines[0],
+            "; ".join(lines) or journal[-400:])
+    shown = next((t for t, k in timeline if k == "page"), None)
+    c.check(f"{name}: shown at the timeout (4 s after the browser's start), not before", shown is not None and shown >= 4, f"{shown}")
 
 
 def case_unreachable(c: Checks, keep: bool):
     name = "cage URL that does not load"
-    stack = Stack("http://127.0.0.1:65500/", 4, keep)
-    try:
-        timeline = stack.watch(15, until=lambda t: sum(1 for _, k in t if k == "error") >= 10)
-        journal = stack.journal()
-        print(f"  figure: {name}: {describe(timeline)}")
-        expect_sequence(c, name, timeline, "error")
-        named = [l for l in journal.splitlines() if "did not load: net::ERR_CONNECTION_REFUSED; trying again" in l]
-        shown = [l for l in journal.splitlines() if "not ready after 4 s (it did not load: net::ERR_CONNECTION_REFUSED" in l]
-        c.check(f"{name}: the journal names the error once, and again when the page is shown at the timeout",
-                len(named) == 1 and len(shown) == 1, "; ".join(named + shown) or journal[-400:])
-    finally:
-        stack.stop()
+    _, journal = watched(c, name, "http://127.0.0.1:65500/", 4, "error", keep, seconds=15)
+    named = [l for l in journal.splitlines() if "did not load: net::ERR_CONNECTION_REFUSED; trying again" in l]
+    shown = [l for l in journal.splitlines() if "not ready after 4 s (it did not load: net::ERR_CONNECTION_REFUSED" in l]
+    c.check(f"{name}: the journal names the error once, and again when the page is shown at the timeout",
+            len(named) == 1 and len(shown) == 1, "; ".join(named + shown) or journal[-400:])
 
 
 def processes(pattern: str) -> list[int]:

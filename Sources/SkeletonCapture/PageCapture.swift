@@ -55,13 +55,20 @@ public struct PageCapture: Sendable {
     /// The page as the scan script saw it, and its screenshot when asked.
     func scan(screenshot: Bool) throws(CaptureError) -> (ScannedPage, String?) {
         let url = try self.url
-        let profile = "/tmp/skeletond-capture-\(SystemCalls.processID)"
+        // A profile of its own for each capture: Chromium hands a page to the instance that holds
+        // a profile's lock and exits, and removing a shared one raced with the next start.
+        let profile: String
+        do { profile = try SystemCalls.makeTemporaryDirectory(prefix: "/tmp/skeletond-capture-") } catch {
+            throw CaptureError("cannot make a browser profile: \(error.text)")
+        }
+        defer {
+            if let remover = try? SystemCalls.spawn(["rm", "-rf", profile], descriptors: [:], quiet: true) {
+                _ = SystemCalls.waitForEnd(remover)
+            }
+        }
         let chrome: DevToolsPipe
         do { chrome = try DevToolsPipe.headless(executable: browser, profile: profile) } catch { throw CaptureError(error.description) }
-        defer {
-            chrome.close()
-            _ = try? SystemCalls.spawn(["rm", "-rf", profile], descriptors: [:], quiet: true)
-        }
+        defer { chrome.close() }
         do {
             return try scan(in: chrome, url: url, screenshot: screenshot)
         } catch let error as CaptureError {

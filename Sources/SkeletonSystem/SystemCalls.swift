@@ -390,7 +390,6 @@ package enum SystemCalls {
     /// _exit-free exit(3): flushes stdio, as a command-line tool should.
     package static func exit(_ status: Int32) -> Never { Glibc.exit(status) }
 
-    /// posix_spawn(3) of `arguments` (the first is the executable's path).
     /// pipe(2), close-on-exec both ends (set at once: nothing else in the process starts programs meanwhile): (read, write).
     package static func pipe() throws(Errno) -> (read: FileDescriptor, write: FileDescriptor) {
         var ends: [Int32] = [0, 0]
@@ -421,6 +420,7 @@ package enum SystemCalls {
         return pid
     }
 
+    /// posix_spawn(3) of `arguments` (the first is the executable's path).
     package static func spawn(_ arguments: [String]) throws(Errno) -> Int32 {
         var pid: pid_t = 0
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
@@ -658,6 +658,15 @@ package enum SystemCalls {
             // A file system that cannot sync a directory has nothing to sync there.
             if error.rawValue != EINVAL { throw error }
         }
+    }
+
+    /// mkdtemp(3): a new directory, readable by its owner only, named `prefix` and six random
+    /// characters; its path.
+    package static func makeTemporaryDirectory(prefix: String) throws(Errno) -> String {
+        var template = Array((prefix + "XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        guard made != nil else { throw Errno.current("mkdtemp \(prefix)XXXXXX") }
+        return String(cString: template)
     }
 
     package static func unlink(_ path: String) throws(Errno) {

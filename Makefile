@@ -40,13 +40,15 @@ test: deps
 	@scripts/install-deps.sh --test
 	@scripts/test-all.sh
 
-# The inner loop (a few minutes): the build, the Swift unit and process tests, the layout schema
-# and the module table of docs/design.md against Package.swift. `make test` runs all of it and more.
+# The inner loop (a few minutes): the build, the Swift unit and process tests, the layout schema,
+# the module table of docs/design.md against Package.swift and the imports, and the docs' sizes.
+# `make test` runs all of it and more.
 check: deps
 	swift build --build-tests
 	swift test --skip-build
 	python3 Tests/schema/validate_layouts.py --decoder .build/debug/skeletond
 	python3 scripts/module-table.py --check
+	python3 scripts/doc-sizes.py
 
 # libFuzzer targets (ASan) for every parser, each to 1,000,000 executions, with a table of counts.
 # One target: scripts/fuzz.sh full layout. See scripts/fuzz.sh for the other modes.

@@ -47,7 +47,7 @@ let package = Package(
                 linkerSettings: staticBuild ? ["png16", "z", "brotlidec", "brotlicommon", "m"].map { .linkedLibrary($0) } : []),
         .systemLibrary(name: "CLibDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .target(name: "CSkeletonDRM", dependencies: ["CLibDRM"]),
-        .target(name: "SkeletonDisplay", dependencies: ["SkeletonRender", "SkeletonSystem", "SkeletonPicture", "SkeletonProtocol", "CLibDRM", "CSkeletonDRM"], swiftSettings: bootPathSettings),
+        .target(name: "SkeletonDisplay", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonSystem", "SkeletonPicture", "SkeletonProtocol", "CLibDRM", "CSkeletonDRM"], swiftSettings: bootPathSettings),
         // The Wayland output (`--backend wayland`): libwayland-client, and the protocols' code that
         // wayland-scanner generates at build time. The static build links Debian's libwayland-client
         // source compiled by scripts/build-wayland.sh, with libffi.a after it. skeleton_wayland.c.in
@@ -58,8 +58,8 @@ let package = Package(
         .target(name: "CSkeletonWayland", dependencies: ["CWaylandClient"], exclude: ["skeleton_wayland.c.in"],
                 linkerSettings: staticBuild ? [.linkedLibrary("ffi")] : [], plugins: ["WaylandScanner"]),
         .target(name: "SkeletonWayland", dependencies: [
-            "CSkeletonWayland", "CWaylandClient", "SkeletonDisplay", "SkeletonDaemon", "SkeletonSettings", "SkeletonRender",
-            "SkeletonSystem", "SkeletonProtocol",
+            "CSkeletonWayland", "CWaylandClient", "SkeletonDisplay", "SkeletonBackend", "SkeletonLog", "SkeletonSettings", "SkeletonLayout",
+            "SkeletonRender", "SkeletonSystem", "SkeletonProtocol",
         ]),
         // Prompts at boot: systemd's password agent protocol and Plymouth's questions answered
         // from the keyboard, read through libinput with xkbcommon's keymaps. The static build
@@ -83,13 +83,22 @@ let package = Package(
         .target(name: "SkeletonBrowser", dependencies: ["SkeletonDevTools", "SkeletonLayout", "SkeletonSystem"]),
         .target(name: "SkeletonContent", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonPicture", "SkeletonText", "SkeletonSystem"], swiftSettings: bootPathSettings),
         .target(name: "SkeletonSettings", dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonProtocol", "SkeletonSystem", "SkeletonBoot"], swiftSettings: bootPathSettings),
+        // What the daemon needs of an output backend, below both: the logger, and the provider
+        // that opens a display (DRM, fbdev, memory here; Wayland in its own module).
+        .target(name: "SkeletonLog", dependencies: ["SkeletonSettings", "SkeletonSystem"], swiftSettings: bootPathSettings),
+        .target(name: "SkeletonBackend", dependencies: ["SkeletonLog", "SkeletonSettings", "SkeletonDisplay", "SkeletonBoot", "SkeletonRender",
+                                                       "SkeletonSystem"], swiftSettings: bootPathSettings),
         .target(name: "SkeletonDaemon",
-                dependencies: ["SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "SkeletonProtocol", "SkeletonSystem", "SkeletonBoot",
+                dependencies: ["SkeletonLog", "SkeletonBackend", "SkeletonLayout", "SkeletonRender", "SkeletonDisplay", "SkeletonProtocol", "SkeletonSystem", "SkeletonBoot",
                                "SkeletonContent", "SkeletonSettings", "SkeletonPrompt", "SkeletonInput", "SkeletonClient"], swiftSettings: bootPathSettings),
         .executableTarget(
             name: "skeletond",
             dependencies: [
                 "SkeletonTools",
+                "SkeletonLayout",
+                "SkeletonDisplay",
+                "SkeletonBackend",
+                "SkeletonLog",
                 "SkeletonDaemon",
                 "SkeletonSettings",
                 "SkeletonBoot",
@@ -109,18 +118,21 @@ let package = Package(
         .executableTarget(name: "skeletond-textbench", dependencies: ["SkeletonText"]),
         .target(name: "SkeletonClient", dependencies: ["SkeletonProtocol", "SkeletonLayout", "SkeletonSystem"], swiftSettings: bootPathSettings),
         .target(name: "SkeletonControl", dependencies: [
-            "SkeletonClient", "SkeletonProtocol", "SkeletonCLI", "SkeletonSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "SkeletonClient", "SkeletonLayout", "SkeletonProtocol", "SkeletonCLI", "SkeletonSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The initramfs's executable: the daemon's boot path, `skeletonctl` for the initramfs
         // scripts' few requests and `plymouth`, without the command line of the tools
         // (ArgumentParser, and with it Foundation's essentials), the capture or Wayland: 5.7 MB less
         // to unpack at every boot. The hook and the dracut module copy it as /usr/bin/skeletond.
         .executableTarget(name: "skeletond-initramfs", dependencies: [
-            "SkeletonDaemon", "SkeletonSettings", "SkeletonBoot", "SkeletonClient", "SkeletonProtocol", "SkeletonSystem",
+            "SkeletonDaemon", "SkeletonBackend", "SkeletonSettings", "SkeletonBoot", "SkeletonClient", "SkeletonProtocol", "SkeletonSystem",
         ], swiftSettings: bootPathSettings),
         .executableTarget(name: "skeletonctl", dependencies: ["SkeletonControl"]),
+        // A DRM card in memory behind `DRMCalls` (debug builds only), for the display's and the daemon's tests.
+        .target(name: "SkeletonDisplayDoubles", dependencies: ["SkeletonDisplay", "SkeletonLayout", "SkeletonRender", "SkeletonSystem", "CLibDRM"]),
+        .testTarget(name: "SkeletonLogTests", dependencies: ["SkeletonLog"]),
         .testTarget(name: "SkeletonDaemonTests",
-                    dependencies: ["SkeletonDaemon", "SkeletonSettings", "SkeletonBoot", "SkeletonProtocol", "SkeletonDisplay", "SkeletonPicture",
+                    dependencies: ["SkeletonDaemon", "SkeletonLog", "SkeletonBackend", "SkeletonDisplayDoubles", "CLibDRM", "SkeletonSettings", "SkeletonBoot", "SkeletonProtocol", "SkeletonDisplay", "SkeletonPicture",
                                    "SkeletonSystem", "SkeletonTools", "SkeletonPrompt", "SkeletonContent", "SkeletonRender"]),
         .testTarget(name: "SkeletonPromptTests", dependencies: ["SkeletonPrompt", "SkeletonInput", "SkeletonRender", "SkeletonLayout",
                                                               "SkeletonContent", "SkeletonPicture", "SkeletonSystem"]),
@@ -136,7 +148,7 @@ let package = Package(
         .testTarget(name: "SkeletonWaylandTests", dependencies: [
             "SkeletonWayland", "SkeletonDisplay", "SkeletonRender", "SkeletonLayout", "SkeletonPicture", "SkeletonSystem",
         ]),
-        .testTarget(name: "SkeletonDisplayTests", dependencies: ["SkeletonDisplay", "CLibDRM", "SkeletonSystem", "SkeletonLayout", "SkeletonRender", "SkeletonPicture",
+        .testTarget(name: "SkeletonDisplayTests", dependencies: ["SkeletonDisplay", "SkeletonDisplayDoubles", "CLibDRM", "SkeletonSystem", "SkeletonLayout", "SkeletonRender", "SkeletonPicture",
                                                                "SkeletonProtocol"]),
     ],
     swiftLanguageModes: [.v6]

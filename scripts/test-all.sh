@@ -40,6 +40,7 @@ stage "swift build" swift build
 stage "swift test" swift test
 stage "layout schema" python3 Tests/schema/validate_layouts.py --decoder .build/debug/skeletond
 stage "module table" python3 scripts/module-table.py --check
+stage "docs' sizes" python3 scripts/doc-sizes.py
 stage "systemd units" Tests/systemd/verify_units.sh .build/debug
 stage "fuzz (short)" scripts/fuzz.sh short
 stage "Plymouth's client" python3 Tests/plymouth/test_plymouth_client.py

@@ -69,6 +69,9 @@ public protocol Display: AnyObject {
     func reacquire() throws(DisplayError)
     /// A line for `status` when something is wrong (master lost), else nil.
     var problem: String? { get }
+    /// Another program took the display without a hand-over (DRM master): nothing drawn shows
+    /// until it lets go.
+    var heldByAnother: Bool { get }
     /// Frees everything the display holds, in reverse order of creation.
     func close()
     /// The device name the kernel's uevents carry for this display's card ("card0"), when its
@@ -83,6 +86,7 @@ public protocol Display: AnyObject {
 
 extension Display {
     public var hotplugCard: String? { nil }
+    public var heldByAnother: Bool { false }
     public func rescanOutputs(log: (String) -> Void) -> OutputChanges { OutputChanges() }
     public func takeOutputChanges() -> OutputChanges { OutputChanges() }
 }

@@ -666,7 +666,7 @@ package enum SystemCalls {
         var template = Array((prefix + "XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         guard made != nil else { throw Errno.current("mkdtemp \(prefix)XXXXXX") }
-        return String(cString: template)
+        return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     package static func unlink(_ path: String) throws(Errno) {

@@ -1,5 +1,6 @@
-import SkeletonDaemon
+import SkeletonBackend
 import SkeletonDisplay
+import SkeletonLog
 import SkeletonSettings
 import SkeletonSystem
 

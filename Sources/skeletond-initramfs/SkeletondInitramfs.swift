@@ -1,3 +1,4 @@
+import SkeletonBackend
 import SkeletonClient
 import SkeletonDaemon
 import SkeletonSystem

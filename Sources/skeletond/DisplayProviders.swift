@@ -1,3 +1,4 @@
+import SkeletonBackend
 import SkeletonBoot
 import SkeletonDaemon
 import SkeletonSettings

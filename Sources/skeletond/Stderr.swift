@@ -1,4 +1,5 @@
 import SkeletonDaemon
+import SkeletonLog
 import SkeletonSettings
 
 /// Writes lines to standard error, unbuffered.

@@ -29,7 +29,7 @@ import Testing
         }
         #expect(answered == 2000, "every request was answered")
         #expect(turns >= 2000 / PlymouthServer.requestsPerTurn)
-        #expect(d.daemon.session.state == .showing, "the last request was a show-splash")
+        #expect(d.daemon.screen.session.state == .showing, "the last request was a show-splash")
     }
 
     @Test func aPsplashWriterThatNeverStops() throws {
@@ -51,9 +51,9 @@ import Testing
                 lastTaken = turn % 101
             }
             ping.send(#"{"command": "ping", "id": \#(turn)}"# + "\n")
-            let before = d.daemon.psplash?.commandsHandled ?? 0
+            let before = d.daemon.inlets.psplash?.commandsHandled ?? 0
             d.daemon.turn()
-            let handled = (d.daemon.psplash?.commandsHandled ?? 0) - before
+            let handled = (d.daemon.inlets.psplash?.commandsHandled ?? 0) - before
             #expect(handled <= PsplashFIFO.commandsPerTurn, "turn \(turn): \(handled) commands")
             #expect(ping.readReply(seconds: 0)?["id"] == .number(Double(turn)), "turn \(turn)")
         }

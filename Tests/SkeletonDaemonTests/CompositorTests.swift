@@ -30,7 +30,7 @@ import Testing
     @Test func steadyFramesMatchTheOfflineRendererFrameByFrame() {
         let display = MemoryDisplay(size: Size(width: 200, height: 100))
         let compositor = OutputCompositor(output: display)
-        let session = Session()
+        var session = Session()
         _ = session.show(look, delay: 0, transition: .none, now: 100)
         for frame in 0..<100 {
             let now = 100 + Double(frame) / 60
@@ -43,7 +43,7 @@ import Testing
     @Test func showDissolvesOverBlack() {
         let display = MemoryDisplay(size: Size(width: 200, height: 100))
         let compositor = OutputCompositor(output: display)
-        let session = Session()
+        var session = Session()
         var still = look
         still.overrides.animated = false
         _ = session.show(still, delay: 0, transition: .crossDissolve(duration: 0.5), now: 0)
@@ -65,7 +65,7 @@ import Testing
 
     @Test func aMonitorPluggedInWhileShowingDissolvesInFromItsFirstFrame() throws {
         let display = MemoryDisplay(size: Size(width: 200, height: 100))
-        let session = Session()
+        var session = Session()
         var still = look
         still.overrides.animated = false
         // The layout's own transition is what a new monitor dissolves in with.
@@ -95,7 +95,7 @@ import Testing
     @Test func styleChangeDissolvesThenSettlesOnTheNewStyle() {
         let display = MemoryDisplay(size: Size(width: 200, height: 100))
         let compositor = OutputCompositor(output: display)
-        let session = Session()
+        var session = Session()
         var solid = look
         solid.overrides = PresentationOverrides(style: .solid, animated: false)
         _ = session.show(solid, delay: 0, transition: .none, now: 0)
@@ -116,7 +116,7 @@ import Testing
     @Test func hideEndsOnWhatWasBeneath() {
         let display = MemoryDisplay(size: Size(width: 200, height: 100))
         let compositor = OutputCompositor(output: display)
-        let session = Session()
+        var session = Session()
         _ = session.show(look, delay: 0, transition: .none, now: 0)
         compositor.draw(session.frame(at: 0))
         _ = session.hide(transition: .crossDissolve(duration: 0.25), retain: false, now: 1)
@@ -131,7 +131,7 @@ import Testing
         let size = Size(width: 320, height: 240)
         let display = MemoryDisplay(size: size)
         let compositor = OutputCompositor(output: display)
-        let session = Session()
+        var session = Session()
         _ = session.show(look, delay: 0, transition: .none, now: 0)
         compositor.draw(session.frame(at: 0.7))
         #expect(display.buffer.pixels == reference(look, at: 0.7, size: size).pixels)
@@ -139,13 +139,16 @@ import Testing
 
     @Test func aDoubleBufferedOutputShowsEveryFrameThroughShowUpdateAndHide() throws {
         let (output, compositor, plain, plainCompositor) = flippedBesidePlain()
-        let session = Session()
+        var session = Session()
         _ = session.show(look, delay: 0, transition: .crossDissolve(duration: 0.25), now: 0)
         var tinted = look
         tinted.overrides.tint = Color(red: 0x40, green: 0x80, blue: 0xC0)
         for frame in 0..<150 {
             let now = Double(frame) / 60
-            if frame == 60 { #expect(session.update(tinted, transition: .default, now: now)) }
+            if frame == 60 {
+                let updated = session.update(tinted, transition: .default, now: now)
+                #expect(updated)
+            }
             if frame == 120 { _ = session.hide(transition: .crossDissolve(duration: 0.25), retain: false, now: now) }
             _ = session.advance(to: now)
             #expect(try compositor.present(session.frame(at: now), now: now))
@@ -161,7 +164,7 @@ import Testing
 
     @Test func theShadowCatchesUpWhenFramesStopGoingStraightIntoTheBackBuffer() throws {
         let (output, compositor, plain, plainCompositor) = flippedBesidePlain()
-        let session = Session()
+        var session = Session()
         _ = session.show(look, delay: 0, transition: .none, now: 0)
         // A shadow left behind differs from the frame only where the sweep's band was then and
         // is not now (the gradient's ends are the shape's colour): it is left behind from

@@ -75,7 +75,7 @@ import Testing
         #expect(d.logContains("PROGRESS takes a whole number from 0 to 100, found \"400\""))
         writer?.write(Data("QUIT\0".utf8))
         d.step(to: 103)
-        #expect(d.daemon.session.state == .idle)
+        #expect(d.daemon.screen.session.state == .idle)
         try? writer?.close()
     }
 }

@@ -31,7 +31,7 @@ import Testing
             let pong = d.reply(pinger, maxTurns: 2)
             #expect(pong?["id"]?.numberValue == Double(round))
         }
-        let server = try #require(d.daemon.server)
+        let server = try #require(d.daemon.inlets.server)
         let client = try #require(server.clients.values.first { $0.number == 1 })
         // Bounded memory: replies held for it stop at the high-water mark plus one reply.
         #expect(client.unreadBytes < ClientConnection.outputHighWater + 16_384)
@@ -76,7 +76,7 @@ import Testing
         // One turn accepts it, the next finds it hung up: what it sent is carried out at once.
         d.daemon.turn()
         d.daemon.turn()
-        #expect(d.daemon.session.state == .idle, "the hide after a hundred other requests was carried out")
-        #expect(d.daemon.server?.clients.isEmpty == true)
+        #expect(d.daemon.screen.session.state == .idle, "the hide after a hundred other requests was carried out")
+        #expect(d.daemon.inlets.server?.clients.isEmpty == true)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import SkeletonDaemon
+import SkeletonLog
 import SkeletonSettings
 import SkeletonSystem
 import Testing

@@ -1,5 +1,7 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
+import SkeletonBackend
+import SkeletonLog
 #endif
 import Foundation
 import SkeletonProtocol

@@ -117,7 +117,7 @@ struct FramePacerTests {
                 d.step(to: deadline)
             }
             d.step(to: time + 1e-9)
-            let frame = try #require(d.daemon.session.frame(at: d.clock.now))
+            let frame = try #require(d.daemon.screen.session.frame(at: d.clock.now))
             let expected = try d.render("pulse", at: frame.animationTime - (d.clock.now - time))
             #expect(d.screen.pixels == expected.pixels, "slot \(slot)")
         }

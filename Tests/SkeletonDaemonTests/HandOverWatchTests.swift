@@ -19,7 +19,7 @@ import Testing
         #expect(d.logContains("the skeleton's frame stays on the card"))
         d.step(to: 200)
         #expect(d.lines.all.filter { $0.contains("hand-over:") }.count == 1, "said once")
-        #expect(d.daemon.session.state == .showing)
+        #expect(d.daemon.screen.session.state == .showing)
     }
 
     @Test func anAppThatSaysItHasDrawnIsNotWaitedFor() throws {

@@ -32,7 +32,7 @@ import Testing
         let mark = HiddenMark(socketPath: d.socketPath)
         try "not this boot\n".write(toFile: mark.path, atomically: true, encoding: .utf8)
         let second = try SteppedDaemon(layouts: ["default": TestLayouts.simpleText], start: "default", sharing: d)
-        #expect(second.daemon.session.state == .showing)
+        #expect(second.daemon.screen.session.state == .showing)
         #expect(second.logContains("hidden in an earlier boot"))
         #expect(mark.state == .absent)
     }
@@ -43,7 +43,7 @@ import Testing
         #expect(d.request(c, #"{"command": "hide", "transition": {"kind": "none"}}"#)?["hidden"] == true)
         #expect(HiddenMark(socketPath: d.socketPath).state == .set)
         let second = try SteppedDaemon(layouts: ["default": TestLayouts.simpleText], start: "default", sharing: d)
-        #expect(second.daemon.session.state == .idle)
+        #expect(second.daemon.screen.session.state == .idle)
         #expect(second.logContains("not showing default: the skeleton was hidden in this boot"))
     }
 }

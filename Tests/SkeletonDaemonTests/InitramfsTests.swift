@@ -1,9 +1,11 @@
 import Foundation
+import SkeletonBackend
 @testable import SkeletonDaemon
-@testable import SkeletonSettings
 import SkeletonDisplay
 import SkeletonLayout
+import SkeletonLog
 import SkeletonProtocol
+@testable import SkeletonSettings
 import SkeletonSystem
 import Testing
 
@@ -32,8 +34,8 @@ import Testing
     /// A daemon from the initramfs whose chroot is recorded instead of made.
     func initramfsDaemon(roots: Box<[String]>) throws -> SteppedDaemon {
         let d = try SteppedDaemon(layouts: Self.layouts, start: "a", initramfs: true, storage: .disk)
-        d.daemon.rootSwitch.executable = FakeRoot.executable
-        d.daemon.rootSwitch.changeRoot = { path throws(Errno) in roots.value.append(path) }
+        d.daemon.config.rootSwitch.executable = FakeRoot.executable
+        d.daemon.config.rootSwitch.changeRoot = { path throws(Errno) in roots.value.append(path) }
         return d
     }
 
@@ -51,7 +53,7 @@ import Testing
         #expect(reply?["ok"] == true, "\(String(describing: reply))")
         #expect(reply?["root"] == .string(root.path + "/"))
         #expect(roots.value == [root.path + "/"])
-        #expect(d.daemon.running, "the daemon goes on showing the skeleton")
+        #expect(d.daemon.loop.running, "the daemon goes on showing the skeleton")
         #expect(d.logContains("new-root: moved into the real root"))
         #expect(d.request(c, #"{"command": "status"}"#)?["initramfs"] == true)
     }
@@ -68,18 +70,18 @@ import Testing
         #expect(reply?["quitting"] == true)
         #expect(reply?["reason"].flatMap { if case .string(let s) = $0 { return s } else { return nil } }?.contains("has no \(root.path)/usr/bin/skeletond") == true)
         #expect(roots.value.isEmpty, "no chroot into a root that cannot take over")
-        #expect(!d.daemon.running, "the daemon stops; shutting down gives the console back")
+        #expect(!d.daemon.loop.running, "the daemon stops; shutting down gives the console back")
         #expect(d.logContains("giving the display back before the switch"))
     }
 
     @Test func aChrootThatFailsGivesTheDisplayBackToo() throws {
         let d = try SteppedDaemon(layouts: Self.layouts, start: "a", initramfs: true, storage: .disk)
         let root = try FakeRoot(withExecutable: true)
-        d.daemon.rootSwitch.executable = FakeRoot.executable
-        d.daemon.rootSwitch.changeRoot = { path throws(Errno) in throw Errno(1, call: "chroot \(path)") }
+        d.daemon.config.rootSwitch.executable = FakeRoot.executable
+        d.daemon.config.rootSwitch.changeRoot = { path throws(Errno) in throw Errno(1, call: "chroot \(path)") }
         let c = try d.connect()
         #expect(d.request(c, #"{"command": "new-root", "path": "\#(root.path)"}"#)?["quitting"] == true)
-        #expect(!d.daemon.running)
+        #expect(!d.daemon.loop.running)
         #expect(d.logContains("cannot move into the real root"))
     }
 
@@ -90,7 +92,7 @@ import Testing
         let reply = d.request(c, #"{"command": "new-root", "path": "\#(root.path)"}"#)
         #expect(reply?["ok"] == false)
         #expect(reply?["error"]?["code"] == "bad_request")
-        #expect(d.daemon.running)
+        #expect(d.daemon.loop.running)
         // A relative path is not a root.
         let relative = d.request(c, #"{"command": "new-root", "path": "root"}"#)
         #expect(relative?["error"]?["code"] == "bad_request")
@@ -102,8 +104,8 @@ import Testing
         let name = "/skeletond-test-\(UUID().uuidString.prefix(8))"
         let d = try SteppedDaemon(layouts: Self.layouts, start: "a", settings: #"{"plymouth": {"listen": true, "socket": "\#(name)"}}"#,
                                   initramfs: true, storage: .disk)
-        d.daemon.rootSwitch.executable = FakeRoot.executable
-        d.daemon.rootSwitch.changeRoot = { path throws(Errno) in roots.value.append(path) }
+        d.daemon.config.rootSwitch.executable = FakeRoot.executable
+        d.daemon.config.rootSwitch.changeRoot = { path throws(Errno) in roots.value.append(path) }
         let root = try FakeRoot(withExecutable: true)
         let p = try TestClient(path: "@" + name)
         p.send(PlymouthRequest(command: .newRoot, argument: Array(root.path.utf8)).bytes)

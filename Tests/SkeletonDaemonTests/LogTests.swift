@@ -6,12 +6,6 @@ import Testing
 /// What comes from outside cannot forge a log line, and a complaint a client can repeat at will
 /// costs a few lines and a count.
 @Suite struct LogTests {
-    @Test func controlCharactersAreEscaped() {
-        #expect(LogEscaping.escaped("plain text, é ✓") == "plain text, é ✓")
-        #expect(LogEscaping.escaped("x\n<3>FORGED") == "x\\n<3>FORGED")
-        #expect(LogEscaping.escaped("a\r\tb\u{1B}[31mc\u{7F}\u{85}\u{2028}") == "a\\r\\tb\\x1B[31mc\\x7F\\x85\\u{2028}")
-    }
-
     func plymouthDaemon() throws -> (SteppedDaemon, TestClient) {
         let name = "/skeletond-test-\(UUID().uuidString.prefix(8))"
         let d = try SteppedDaemon(layouts: PlymouthTests.layouts, start: "a", settings: #"{"plymouth": {"listen": true, "socket": "\#(name)"}}"#)

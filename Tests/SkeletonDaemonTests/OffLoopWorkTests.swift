@@ -47,7 +47,7 @@ import Testing
     }
 
     /// A change to a layout whose text is being made keeps the frame on screen (no step with the
-    /// text as a skeleton) while the socket is answered, for at most `Daemon.spriteHold`.
+    /// text as a skeleton) while the socket is answered, for at most `Screen.spriteHold`.
     @Test func aNewLookWaitsWholeOnTheOldFrameForItsTextAtMostTheHold() throws {
         let plain = Self.layout(#"{"kind": "view", "frame": [10, 10, 180, 40], "cornerRadius": 0}"#)
         let d = try SteppedDaemon(layouts: ["plain": plain, "content": Self.label], start: "plain", holdingWork: true)
@@ -72,7 +72,7 @@ import Testing
 
         // Past the hold, the new look shows with its text as a skeleton.
         #expect(d.request(client, #"{"command": "update", "content": {"status": {"text": "Later"}}}"#)?["ok"] == true)
-        d.step(to: d.clock.now + Daemon.spriteHold + 0.1)
+        d.step(to: d.clock.now + Screen.spriteHold + 0.1)
         #expect(d.screen.pixels.elementsEqual(try drawn(d, "content", sprites: nil).pixels))
     }
 

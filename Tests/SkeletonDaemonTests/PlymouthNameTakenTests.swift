@@ -12,8 +12,8 @@ import Testing
         let settings = #"{"plymouth": {"listen": true, "socket": "\#(name)"}}"#
         let first = try SteppedDaemon(layouts: PlymouthTests.layouts, start: "a", settings: settings)
         let second = try SteppedDaemon(layouts: PlymouthTests.layouts, start: "a", settings: settings)
-        #expect(first.daemon.plymouth != nil)
-        #expect(second.daemon.plymouth == nil)
+        #expect(first.daemon.inlets.plymouth != nil)
+        #expect(second.daemon.inlets.plymouth == nil)
         #expect(second.logContains("plymouth: cannot listen on @\(name)"))
         let c = try second.connect()
         #expect(second.request(c, #"{"command": "ping"}"#)?["pong"] == true)

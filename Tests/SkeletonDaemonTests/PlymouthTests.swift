@@ -104,15 +104,15 @@ import Testing
     @Test func quitHidesAndRetainKeepsTheFrame() throws {
         let (d, socket) = try daemon()
         let p = try TestClient(path: socket)
-        #expect(d.daemon.session.state == .showing)
+        #expect(d.daemon.screen.session.state == .showing)
         #expect(ask(d, p, PlymouthRequest(command: .quit, argument: [1])) == [6])
-        #expect(d.daemon.session.state == .idle)
-        #expect(d.daemon.session.retained, "quit --retain-splash leaves the frame")
+        #expect(d.daemon.screen.session.state == .idle)
+        #expect(d.daemon.screen.session.retained, "quit --retain-splash leaves the frame")
         #expect(ask(d, p, PlymouthRequest(command: .showSplash)) == [6])
-        #expect(d.daemon.session.state == .showing)
+        #expect(d.daemon.screen.session.state == .showing)
         #expect(ask(d, p, PlymouthRequest(command: .quit, argument: [])) == [6])
-        #expect(d.daemon.session.state == .idle)
-        #expect(!d.daemon.session.retained)
+        #expect(d.daemon.screen.session.state == .idle)
+        #expect(!d.daemon.screen.session.retained)
         // Nothing shown: "not running" to `plymouth --ping` (askpass then asks on the console),
         // but the daemon stays for a later show.
         #expect(ask(d, p, PlymouthRequest(command: .ping)) == [0x15])
@@ -133,11 +133,11 @@ import Testing
         #expect(!d.daemon.statusReply(now: d.clock.now).deactivated)
         #expect(ask(d, p, PlymouthRequest(command: .hideSplash)) == [6])
         d.step(to: 101)
-        #expect(d.daemon.session.state == .idle)
+        #expect(d.daemon.screen.session.state == .idle)
         #expect(ask(d, p, PlymouthRequest(command: .hasActiveVT)) == [0x15], "nothing shown: no active splash")
         #expect(ask(d, p, PlymouthRequest(command: .showSplash)) == [6])
         d.step(to: 102)
-        #expect(d.daemon.session.state == .showing)
+        #expect(d.daemon.screen.session.state == .showing)
         #expect(d.screen.pixels == (try d.render("a")).pixels)
     }
 }

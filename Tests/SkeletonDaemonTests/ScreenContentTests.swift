@@ -1,7 +1,8 @@
 @testable import SkeletonDaemon
 import SkeletonLayout
-import SkeletonProtocol
+import SkeletonLog
 import SkeletonPrompt
+import SkeletonProtocol
 import Testing
 
 /// What the screen shows, as a value: overrides, content and the roles' message and progress

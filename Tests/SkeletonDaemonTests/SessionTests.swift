@@ -8,7 +8,7 @@ import Testing
     let fade = TransitionSpec.crossDissolve(duration: 0.25)
 
     @Test func showWithoutDelayAppearsAndFadesIn() {
-        let s = Session()
+        var s = Session()
         #expect(s.show(look, delay: 0, transition: fade, now: 10) == .shown)
         #expect(s.state == .showing)
         #expect(s.opacity(at: 10) == 0)
@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func delayedShowAppearsWhenDue() {
-        let s = Session()
+        var s = Session()
         #expect(s.show(look, delay: 2, transition: .none, now: 0) == .pending)
         #expect(s.state == .pending)
         #expect(s.frame(at: 1.9) == nil)
@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func hideDuringDelayCancelsTheShow() {
-        let s = Session()
+        var s = Session()
         _ = s.show(look, delay: 1, transition: .none, now: 0)
         #expect(s.hide(transition: fade, retain: false, now: 0.5) == .cancelled)
         #expect(s.state == .idle)
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func secondShowDuringDelayRestartsIt() {
-        let s = Session()
+        var s = Session()
         _ = s.show(look, delay: 1, transition: .none, now: 0)
         let other = SkeletonLook(layoutName: "b", layout: TestLayouts.simple)
         #expect(s.show(other, delay: 1, transition: .none, now: 0.8) == .pending)
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func secondShowWhileShownIsAnUpdate() {
-        let s = Session()
+        var s = Session()
         _ = s.show(look, delay: 0, transition: .none, now: 0)
         var changed = look
         changed.overrides.tint = Color(rgb: 0x3498DB)
@@ -63,7 +63,7 @@ import Testing
     }
 
     @Test func hideFadesOutThenGoesIdle() {
-        let s = Session()
+        var s = Session()
         _ = s.show(look, delay: 0, transition: .none, now: 0)
         #expect(s.hide(transition: .crossDissolve(duration: 0.5), retain: false, now: 3) == .hiding)
         #expect(s.state == .hiding)
@@ -76,14 +76,14 @@ import Testing
     }
 
     @Test func hideWithoutTransitionIsImmediate() {
-        let s = Session()
+        var s = Session()
         _ = s.show(look, delay: 0, transition: .none, now: 0)
         #expect(s.hide(transition: .none, retain: false, now: 1) == .hidden)
         #expect(s.state == .idle)
     }
 
     @Test func retainLeavesTheFrameAndGoesIdle() {
-        let s = Session()
+        var s = Session()
         _ = s.show(look, delay: 0, transition: .none, now: 0)
         #expect(s.hide(transition: fade, retain: true, now: 1) == .retained)
         #expect(s.state == .idle)
@@ -93,7 +93,7 @@ import Testing
     }
 
     @Test func showDuringHideFadesBackFromTheCurrentOpacity() {
-        let s = Session()
+        var s = Session()
         _ = s.show(look, delay: 0, transition: .none, now: 0)
         _ = s.hide(transition: .crossDissolve(duration: 1), retain: false, now: 1)
         let mid = s.opacity(at: 1.5)
@@ -104,13 +104,14 @@ import Testing
     }
 
     @Test func updateWhileIdleIsRefused() {
-        let s = Session()
-        #expect(!s.update(look, transition: .default, now: 0))
+        var s = Session()
+        let updated = s.update(look, transition: .default, now: 0)
+        #expect(!updated)
         #expect(s.state == .idle)
     }
 
     @Test func styleChangeCrossDissolvesForAQuarterSecond() {
-        let s = Session()
+        var s = Session()
         var solid = look
         solid.overrides.style = .solid
         _ = s.show(solid, delay: 0, transition: .none, now: 0)
@@ -127,7 +128,7 @@ import Testing
     }
 
     @Test func aChangeDissolvesWithTheTransitionItIsGiven() {
-        let s = Session()
+        var s = Session()
         _ = s.show(look, delay: 0, transition: .none, now: 0)
         let other = SkeletonLook(layoutName: "b", layout: TestLayouts.simple)
         s.update(other, transition: .none, now: 1)
@@ -139,7 +140,7 @@ import Testing
     }
 
     @Test func colourChangeIsImmediate() {
-        let s = Session()
+        var s = Session()
         _ = s.show(look, delay: 0, transition: .none, now: 0)
         var tinted = look
         tinted.overrides.tint = Color(rgb: 0xE74C3C)
@@ -149,7 +150,7 @@ import Testing
     }
 
     @Test func movementDecidesWhetherFramesAreNeeded() {
-        let s = Session()
+        var s = Session()
         var still = look
         still.overrides.animated = false
         _ = s.show(still, delay: 0, transition: fade, now: 0)

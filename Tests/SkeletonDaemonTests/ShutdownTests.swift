@@ -40,7 +40,7 @@ import Testing
         // After the boot: hidden, the app on screen.
         #expect(d.request(c, #"{"command": "hide", "transition": {"kind": "none"}}"#)?["ok"] == true)
         d.step(to: 102)
-        #expect(d.daemon.session.state == .idle)
+        #expect(d.daemon.screen.session.state == .idle)
         let reply = d.request(c, #"{"command": "shutdown", "mode": "poweroff"}"#)
         #expect(reply?["shutdown"] == true && reply?["layout"] == "bye" && reply?["mode"] == "poweroff", "\(String(describing: reply))")
         d.step(to: 103)
@@ -59,7 +59,7 @@ import Testing
         // Nor does a stop: `quit` is refused and SIGTERM is logged, not obeyed.
         #expect(d.request(c, #"{"command": "quit"}"#)?["error"]?["code"] == "going_down")
         d.daemon.handleSignal(SIGTERM)
-        #expect(d.daemon.running)
+        #expect(d.daemon.loop.running)
         #expect(d.logContains("signal 15: the system is going down; the skeleton stays until the power is off"))
         d.step(to: 105)
         #expect(d.screen.pixels.elementsEqual(goingDown), "the screen is not the shutdown layout")
@@ -108,10 +108,10 @@ import Testing
         let c = try d.connect()
         #expect(d.request(c, #"{"command": "hide", "transition": {"kind": "crossDissolve", "duration": 1}}"#)?["ok"] == true)
         d.step(to: 101.5)
-        #expect(d.daemon.session.state == .hiding)
+        #expect(d.daemon.screen.session.state == .hiding)
         #expect(d.request(c, #"{"command": "shutdown", "mode": "poweroff"}"#)?["ok"] == true)
         d.step(to: 103)
-        #expect(d.daemon.session.state == .showing)
+        #expect(d.daemon.screen.session.state == .showing)
         #expect(d.screen.pixels.elementsEqual(try expected(d, "bye", message: "Powering off")), "the screen is not the shutdown layout")
     }
 
@@ -119,14 +119,14 @@ import Testing
         let d = try SteppedDaemon(layouts: Self.layouts, start: "up", settings: #"{"shutdown": {"layout": null}}"#)
         d.step(to: 101)
         let c = try d.connect()
-        #expect(d.daemon.session.state == .showing)
+        #expect(d.daemon.screen.session.state == .showing)
         let reply = d.request(c, #"{"command": "shutdown", "mode": "halt"}"#)
         #expect(reply?["ok"] == true && reply?["shutdown"] == false)
         d.step(to: 101.1)
-        #expect(d.daemon.session.state == .idle, "the skeleton is still shown")
+        #expect(d.daemon.screen.session.state == .idle, "the skeleton is still shown")
         #expect(d.request(c, #"{"command": "show"}"#)?["ok"] == true, "not going down: commands are not refused")
         d.daemon.handleSignal(SIGTERM)
-        #expect(!d.daemon.running)
+        #expect(!d.daemon.loop.running)
     }
 
     @Test func theSettingsAndTheRequest() throws {

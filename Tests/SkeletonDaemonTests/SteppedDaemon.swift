@@ -1,10 +1,12 @@
 import Foundation
+import SkeletonBackend
 @testable import SkeletonDaemon
-@testable import SkeletonSettings
-import SkeletonSystem
 import SkeletonDisplay
 import SkeletonLayout
+import SkeletonLog
 import SkeletonRender
+@testable import SkeletonSettings
+import SkeletonSystem
 
 /// Opens memory displays and keeps the last one, so a test can look at its pixels; with
 /// `heads`, a display of outputs by those names instead.
@@ -50,10 +52,11 @@ final class SteppedDaemon {
 
     /// `sharing`: a daemon that ran before in the same directory, with the same socket path
     /// (it is shut down first), as a restart. `initramfs`: as the daemon started in the initramfs.
-    /// `holdingWork`: pictures and texts wait until the test releases `work`.
+    /// `holdingWork`: pictures and texts wait until the test releases `work`. `drmCard`: the DRM
+    /// backend on the card at that path (a `FakeDRMDevice`), through the real provider.
     init(layouts: [String: String], start: String?, size: Size = Size(width: 200, height: 100), sharing earlier: SteppedDaemon? = nil,
          heads: [String]? = nil, settings settingsText: String = "{}", initramfs: Bool = false, storage: Storage = .memory,
-         holdingWork: Bool = false) throws {
+         holdingWork: Bool = false, drmCard: String? = nil) throws {
         provider.heads = heads
         work.holding = holdingWork
         self.storage = earlier?.storage ?? storage
@@ -87,7 +90,8 @@ final class SteppedDaemon {
         flags.layouts = directory + "/layouts"
         flags.layout = start ?? "none"
         flags.frameCache = "none"
-        flags.backend = .memory
+        flags.backend = drmCard == nil ? .memory : .auto
+        flags.device = drmCard
         flags.size = size
         var source = flags.settingsSource
         source.files = files
@@ -100,7 +104,7 @@ final class SteppedDaemon {
         }
         let lines = self.lines, clock = self.clock
         daemon = Daemon(settingsSource: source, settings: settings, logger: Logger(level: .debug, sink: { lines.add($0) }, clock: { clock.now }),
-                        clock: clock, provider: provider, events: events, transport: transport, initramfs: initramfs, work: work)
+                        clock: clock, provider: drmCard == nil ? provider : DRMDisplayProvider(), events: events, transport: transport, initramfs: initramfs, work: work)
         try daemon.start()
         daemon.turn()
         step(to: clock.now)

@@ -95,8 +95,8 @@ import Testing
         for i in 0..<count { lines += #"{"command": "show", "layout": "\#(i % 2 == 0 ? "red" : "white")", "id": \#(i)}"# + "\n" }
         a.send(lines)
         for _ in 0..<40 where d.events.wakes(at: d.clock.now) { d.daemon.turn() }
-        #expect(d.daemon.waiting.count == Daemon.waitingLimit, "held at the limit")
-        #expect(d.daemon.server?.paused == true)
+        #expect(d.daemon.backlog.commands.count == Daemon.waitingLimit, "held at the limit")
+        #expect(d.daemon.inlets.server?.paused == true)
         d.work.release()
         var ids: [Double] = []
         for _ in 0..<count {
@@ -104,7 +104,7 @@ import Testing
             ids.append(reply["id"]?.numberValue ?? -1)
         }
         #expect(ids == (0..<count).map(Double.init))
-        #expect(d.daemon.server?.paused == false)
+        #expect(d.daemon.inlets.server?.paused == false)
         #expect(d.request(a, #"{"command": "status"}"#)?["layout"] == "white")
     }
 }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import SkeletonDisplay
+import SkeletonDisplayDoubles
 import SkeletonLayout
 import SkeletonRender
 import Testing

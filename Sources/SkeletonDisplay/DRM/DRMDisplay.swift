@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CLibDRM
 import SkeletonSystem
 import SkeletonLayout
@@ -234,7 +237,11 @@ public final class DRMDisplay: Display {
 
     public func reacquire() throws(DisplayError) {
         if let code = DRMCalls.setMaster(fd) {
-            for output in drmOutputs { output.problem = "\(path): drmSetMaster failed: \(DRMCalls.describe(code))" }
+            for output in drmOutputs {
+                // EBUSY: another process is master. EACCES, EPERM: not ours to take (no CAP_SYS_ADMIN, not the active VT).
+                if [EBUSY, EACCES, EPERM].contains(code) { output.loseMaster() }
+                output.problem = "\(path): drmSetMaster failed: \(DRMCalls.describe(code))"
+            }
             throw DRMCalls.fail(path, nil, "drmSetMaster", code)
         }
         released = false
@@ -243,6 +250,8 @@ public final class DRMDisplay: Display {
     }
 
     public var problem: String? { drmOutputs.compactMap(\.problem).first }
+
+    public var heldByAnother: Bool { drmOutputs.contains { $0.masterLost } }
 
     // MARK: Monitors that come and go
 

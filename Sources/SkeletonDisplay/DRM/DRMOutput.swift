@@ -54,6 +54,8 @@ public final class DRMOutput: DisplayOutput {
     private var dirtySupported: Bool?
     private var inPlace = InPlaceWrites()
     var problem: String?
+    /// Another program holds DRM master (it set its own mode without `deactivate`).
+    private(set) var masterLost = false
 
     /// `adopting`: the buffer a `BootDisplay` set this mode on, holding the cached first frame,
     /// and the CRTC as it was before (restored at the end, as if this output had set the mode).
@@ -106,7 +108,7 @@ public final class DRMOutput: DisplayOutput {
         if let code = DRMCalls.setCrtc(fd, crtc: crtcID, framebuffer: buffer.framebuffer, connector: connectorID, mode: mode) {
             let error = DRMCalls.fail(device, name, "drmModeSetCrtc", code)
             switch code {
-            case EACCES, EPERM: problem = "lost DRM master on \(device): another program has the display"
+            case EACCES, EPERM: loseMaster()
             case EINTR, EAGAIN, EBUSY: break
             default:
                 if !error.deviceGone {
@@ -118,6 +120,7 @@ public final class DRMOutput: DisplayOutput {
         }
         modeSet = true
         problem = nil
+        masterLost = false
         pair.invalidate()
     }
 
@@ -180,7 +183,7 @@ public final class DRMOutput: DisplayOutput {
         if let code = DRMCalls.pageFlip(fd, crtc: crtcID, framebuffer: backBuffer.framebuffer) {
             switch code {
             case EACCES, EPERM:
-                problem = "lost DRM master on \(device): another program has the display"
+                loseMaster()
                 pair.invalidate()
                 throw DRMCalls.fail(device, name, "drmModePageFlip", code)
             case EBUSY:
@@ -351,14 +354,21 @@ public final class DRMOutput: DisplayOutput {
         showsBootFrame = false
         released = false
         problem = nil
+        masterLost = false
         modeSet = false
         pair.invalidate()
+    }
+
+    /// Another program has DRM master: nothing of ours reaches the screen until it lets go.
+    func loseMaster() {
+        problem = "lost DRM master on \(device): another program has the display"
+        masterLost = true
     }
 
     /// Notices that another program took the display while nothing was presented.
     func checkMaster() {
         if !released, problem == nil, !DRMCalls.isMaster(fd) {
-            problem = "lost DRM master on \(device): another program has the display"
+            loseMaster()
         }
     }
 

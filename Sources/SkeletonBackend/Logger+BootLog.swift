@@ -1,0 +1,5 @@
+import SkeletonBoot
+import SkeletonLog
+import SkeletonSettings
+
+extension Logger: BootLog {}

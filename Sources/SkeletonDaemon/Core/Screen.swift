@@ -1,0 +1,149 @@
+import SkeletonSettings
+import SkeletonLayout
+import SkeletonProtocol
+import SkeletonRender
+
+/// What is on screen and what will be, as one value: the session (the look, a pending show, fades
+/// and dissolves), the content commands left in force and the outputs' own layouts, a new look
+/// held back while its pictures and texts are made, the hand-over to an app, the way down and the
+/// hidden mark. Each change is a transition that takes the time and returns the effects for the
+/// daemon to carry out, in order; nothing here touches a descriptor, a file or a clock.
+struct Screen {
+    private(set) var session = Session()
+    /// Overrides, texts and values, message and progress, and the outputs' own layouts.
+    var content = ScreenContent()
+    private(set) var held: HeldLook?
+    /// After `deactivate`: the app's word that it has drawn, awaited.
+    var handOver = HandOverWatch()
+    /// Set by `shutdown`: the shutdown layout stays until the power is off.
+    var goingDown: GoingDown?
+    /// A frame is owed for a change besides time.
+    var needsDraw = false
+    /// Whether the hidden mark's file was last written (true) or removed (false).
+    private(set) var hiddenMarkWritten: Bool?
+
+    /// How long a frame already on screen stays while a new look's pictures and texts are made
+    /// (a shutdown layout's message, a new layout's labels): the change then appears whole rather
+    /// than in two steps. Past it, what is not ready shows as its skeleton. Under QEMU TCG on a
+    /// loaded machine the shutdown layout's message took over 1 s to shape; the old frame
+    /// staying a little longer is better than a message seen as a grey bar first.
+    static let spriteHold = 2.0
+
+    /// A show, whoever asks (the control socket, Plymouth's clients, the start layout, the way down).
+    mutating func show(_ look: SkeletonLook, delay: Double, transition: TransitionSpec, now: Double) -> (Session.ShowOutcome, [ScreenEffect]) {
+        let outcome = session.show(look, delay: delay, transition: transition, now: now)
+        content.shows(look)
+        needsDraw = true
+        var effects: [ScreenEffect] = outcome == .pending ? [] : [.reacquireDisplay]
+        if outcome == .shown { effects += appeared() }
+        effects.append(.log(.info, "show \(look.layoutName): \(outcome.rawValue)"))
+        return (outcome, effects)
+    }
+
+    /// The start layout, shown at once as the daemon starts (the display is being opened for it).
+    mutating func showAtStart(_ look: SkeletonLook, now: Double) -> [ScreenEffect] {
+        _ = session.show(look, delay: 0, transition: .none, now: now)
+        return appeared()
+    }
+
+    /// A change of the look shown (or pending) that keeps the state: dissolves with `transition`
+    /// when it redraws everything; false while nothing is shown.
+    @discardableResult
+    mutating func update(_ look: SkeletonLook, transition: TransitionSpec, now: Double) -> Bool {
+        let changed = session.update(look, transition: transition, now: now)
+        if changed { needsDraw = true }
+        return changed
+    }
+
+    /// A hide, whoever asks: the display is let go (or handed over with the frame retained)
+    /// once the skeleton has gone.
+    mutating func hide(transition: TransitionSpec, retain: Bool, now: Double) -> (Session.HideOutcome, [ScreenEffect]) {
+        let outcome = session.hide(transition: transition, retain: retain, now: now)
+        handOver.ended()
+        needsDraw = true
+        var effects: [ScreenEffect] = [.log(.info, "hide: \(outcome.rawValue)")]
+        switch outcome {
+        case .retained:
+            effects += markHidden(true)
+            effects += [.releaseDisplay(retainingPicture: true), .lastChanceForStartFrames]
+        case .hiding:
+            effects.append(.fadeToConsole)
+        case .cancelled:
+            effects += markHidden(true)
+        case .hidden:
+            effects += disappeared(retained: false)
+        case .alreadyHidden:
+            break
+        }
+        return (outcome, effects)
+    }
+
+    /// Time moves on: a pending show appears, a fade or dissolve ends, a monitor's own layout
+    /// dissolves in, a hand-over waited for too long is said.
+    mutating func advance(to now: Double) -> [ScreenEffect] {
+        var effects: [ScreenEffect] = []
+        for event in session.advance(to: now) {
+            switch event {
+            case .appeared:
+                effects.append(.reacquireDisplay)
+                effects += appeared()
+                effects.append(.offerAgentQuestions)
+            case .disappeared(let retained):
+                effects += disappeared(retained: retained)
+            case .settled:
+                needsDraw = true
+            }
+        }
+        if content.outputLayouts.advance(to: now) { needsDraw = true }
+        if let line = handOver.overdue(now: now) { effects.append(.log(.warning, line)) }
+        return effects
+    }
+
+    /// Whether the frame on screen stays because `look` is new and its pictures or texts are being
+    /// made (`awaitingSprites`). Only once a first frame is up (`firstFrameShown`): at start, the
+    /// skeleton comes first.
+    mutating func holds(_ look: SkeletonLook, awaitingSprites: @autoclosure () -> Bool, firstFrameShown: Bool, now: Double) -> Bool {
+        var holding = false
+        if firstFrameShown {
+            if let held, held.look == look {
+                holding = now - held.since < Self.spriteHold && awaitingSprites()
+            } else if awaitingSprites() {
+                held = HeldLook(look: look, since: now)
+                holding = true
+            } else {
+                held = nil
+            }
+        }
+        held?.holding = holding
+        return holding
+    }
+
+    /// The frame drawn was not held (nothing shown, or drawn whole).
+    mutating func frameNotHeld() { held?.holding = false }
+
+    /// When a held frame is to be drawn at the latest.
+    var heldUntil: Double? {
+        guard let held, held.holding else { return nil }
+        return held.since + Self.spriteHold
+    }
+
+    /// The effects of the skeleton coming on screen.
+    mutating func appeared() -> [ScreenEffect] {
+        needsDraw = true
+        return markHidden(false) + (session.look.map { [.appeared($0)] } ?? [])
+    }
+
+    private mutating func disappeared(retained: Bool) -> [ScreenEffect] {
+        needsDraw = false
+        return [.withdrawQuestions] + markHidden(true)
+            + [retained ? .releaseDisplay(retainingPicture: true) : .closeDisplay, .lastChanceForStartFrames]
+    }
+
+    /// The hidden mark's file is written or removed before the hide or show is answered (a crash
+    /// right after must find it), when it changes.
+    private mutating func markHidden(_ hidden: Bool) -> [ScreenEffect] {
+        guard hidden != hiddenMarkWritten else { return [] }
+        hiddenMarkWritten = hidden
+        return [.writeHiddenMark(hidden)]
+    }
+}

@@ -1,0 +1,25 @@
+import SkeletonSettings
+
+/// What a transition of `Screen` asks the daemon to carry out: the display, the hidden mark, the
+/// questions on screen, the journal. The daemon carries them out in order and decides nothing.
+enum ScreenEffect: Equatable, Sendable {
+    /// Take the display (back) to draw the skeleton.
+    case reacquireDisplay
+    /// Let the display go once the skeleton has gone; with the picture left on it (`hide --retain`).
+    case releaseDisplay(retainingPicture: Bool)
+    /// Let the display go and close it: the console shows.
+    case closeDisplay
+    /// A hide's fade ends on the console: its picture is made ready beneath.
+    case fadeToConsole
+    /// Write (true) or remove (false) the hidden mark's file, before the command is answered.
+    case writeHiddenMark(Bool)
+    /// Nothing of the skeleton is seen: open questions go to their askers' fallbacks.
+    case withdrawQuestions
+    /// The skeleton shows again: the password agent's open questions may be put on it.
+    case offerAgentQuestions
+    /// The app has the screen: what waited for the real root is written now.
+    case lastChanceForStartFrames
+    /// A look came on screen (its resolved tree is logged under SKELETON_DEBUG).
+    case appeared(SkeletonLook)
+    case log(LogLevel, String)
+}

@@ -1,0 +1,482 @@
+import SkeletonBackend
+import SkeletonBoot
+import SkeletonDisplay
+import SkeletonLayout
+import SkeletonLog
+import SkeletonRender
+import SkeletonSettings
+import SkeletonSystem
+
+/// The display side of the daemon: the provider, the display it opened and a compositor per
+/// output; waiting for a display that is not there yet; handing it over and taking it back;
+/// and the start's frame-cache and boot-record hand-off (DisplayHost+StartFrames.swift).
+final class DisplayHost {
+    var settings: Settings {
+        didSet { start.choices = settings.bootChoices }
+    }
+    let logger: Logger
+    let clock: any MonotonicClock
+    let provider: any DisplayProvider
+    /// Start-up timing lines, measured from the daemon's creation.
+    let mark: (String) -> Void
+    /// Called when a display is attached: its first frame is owed.
+    var onAttach: () -> Void = {}
+    /// Called when the display server the output was a client of went away and the settings
+    /// say to exit (`display.wayland.whenGone`), with why.
+    var onEnd: (String) -> Void = { _ in }
+    private(set) var display: (any Display)?
+    private(set) var compositors: [OutputCompositor] = []
+    /// Makes pictures and texts for every output's compositor.
+    var sprites: SpriteSource?
+    /// Where a memory display writes its snapshots, off the loop.
+    var work: (any OffLoopWork)?
+    /// True after the display was handed back (hide); the next appearance takes it again.
+    private(set) var released = false
+    /// After `deactivate`: the display stays let go, whatever shows or updates, until `reactivate`.
+    private(set) var deactivated = false
+    private var wait = DisplayWait()
+    private var replacementRetries = ReplacementRetries()
+    /// Going down (`shutdown`): a display another program holds (a compositor still stopping) is
+    /// asked for again every `takeBackInterval` until it is free, rather than at the next command.
+    var takesBackWhenFree = false
+    /// When to ask again for a display another program holds, while that is waited for.
+    private var takeBackAt: Double?
+    static let takeBackInterval = 0.02
+    /// Another program took DRM master while the skeleton showed, with no `deactivate` (it set
+    /// its own mode): the display is asked for this often, quietly, and taken back when it lets go.
+    static let masterRetryInterval = 0.25
+    /// `auto` keeps waiting for a card past `waitSeconds` instead of drawing into memory: set
+    /// for the daemon started in the initramfs, whose card's driver may be only in the real
+    /// root (an initramfs made without it). Memory there would leave the whole boot blank.
+    var keepsWaitingForCard = false
+    /// A card (DRM or fbdev) was attached in this run: the machine has one, so a card that went
+    /// away is waited for however long it takes, never replaced by memory. (A display server that
+    /// goes is `display.wayland.whenGone`'s to decide.)
+    private var hadDisplay = false
+    /// Since when no display is open while one is waited for; for `status`.
+    private(set) var waitingSince: Double?
+    var firstFrameShown = false
+    /// The open display's monitors coming and going (DRM only).
+    private var hotplug: OutputHotplug?
+    /// Outputs a hotplug added whose first frame is not up yet, with the time of the uevent.
+    private var arrivals: [String: Double] = [:]
+    /// The start layout's first frame: the boot record, the frame cache (DisplayHost+StartFrames.swift).
+    let start: StartFrames
+
+    init(settings: Settings, logger: Logger, clock: any MonotonicClock, provider: any DisplayProvider, start: StartFrames,
+         mark: @escaping (String) -> Void) {
+        self.settings = settings
+        self.logger = logger
+        self.clock = clock
+        self.provider = provider
+        self.start = start
+        self.mark = mark
+        start.choices = settings.bootChoices
+    }
+
+    /// What a present found.
+    enum PresentOutcome: Equatable {
+        /// Every output shows the frame.
+        case complete
+        /// Some output could not take it now (a flip pending): draw again at the next chance.
+        case incomplete
+        /// The device went away; the host looked for another one.
+        case deviceGone
+    }
+
+    // MARK: Opening and waiting
+
+    func open() {
+        do {
+            if let d = try provider.open(settings: settings, logger: logger) {
+                attach(d)
+                return
+            }
+        } catch {
+            logger.error("display: \(error)")
+        }
+        if settings.backend == .memory {
+            attachMemory()
+        } else if provider.watchDescriptor != nil {
+            // inotify catches a new card node; timed retries (backing off to 8 s) catch a card
+            // whose connectors were not probed yet when its node appeared.
+            if waitingSince == nil { waitingSince = clock.now }
+            if wait.noDisplay(now: clock.now, waitSeconds: settings.displayWaitSeconds) {
+                logger.notice("no display yet; waiting up to \(JSONValue.formatNumber(settings.displayWaitSeconds)) s for one to appear")
+            }
+        } else if settings.backend == .auto {
+            logger.notice("no display found; drawing into memory")
+            attachMemory()
+        }
+    }
+
+    private func attachMemory() {
+        attach(MemoryDisplay(size: settings.memorySize, snapshotPath: settings.snapshotPath))
+    }
+
+    private func attach(_ d: any Display) {
+        display = d
+        (d as? MemoryDisplay)?.work = work
+        compositors = d.outputs.map { OutputCompositor(output: $0, sprites: sprites) }
+        listenForHotplug(on: d)
+        wait.attached()
+        waitingSince = nil
+        if d is DRMDisplay || d is FramebufferDisplay { hadDisplay = true }
+        for o in d.outputs { logger.info("output \(o.name): \(o.size) (\(d.backendName))") }
+        start.displayAttached(outputs: d.outputs)
+        onAttach()
+    }
+
+    /// Some output would draw `look` with pictures or texts still being made (as skeletons).
+    func awaitsSprites(_ look: SkeletonLook, as perOutput: (SkeletonLook, String) -> SkeletonLook) -> Bool {
+        compositors.contains { $0.renderer(for: perOutput(look, $0.output.name)).awaitsSprites }
+    }
+
+    /// Pictures or texts being made arrived: the frames that showed them as skeletons are drawn again.
+    func spritesArrived() {
+        for c in compositors { c.dropRenderersAwaitingSprites() }
+    }
+
+    /// Descriptors to watch: the display's events, and the provider's watch (for a display to
+    /// appear, or a better one to take over).
+    func addWatches(to list: inout [Watch]) {
+        if let fd = display?.eventDescriptor { list.append(Watch(descriptor: fd, events: .readable)) }
+        if let fd = provider.watchDescriptor { list.append(Watch(descriptor: fd, events: .readable)) }
+        if let fd = hotplug?.descriptor { list.append(Watch(descriptor: fd, events: .readable)) }
+    }
+
+    /// Handles a ready descriptor; false when it is not the host's.
+    func handle(_ fd: FileDescriptor) -> Bool {
+        if let d = display, fd == d.eventDescriptor {
+            do { try d.handleEvents() } catch {
+                if error.displayServerGone { displayServerGone(error) } else { logger.error("display events: \(error)") }
+                return true
+            }
+            applyOutputChanges(d.takeOutputChanges())
+            return true
+        }
+        if let hotplug, fd == hotplug.descriptor {
+            if hotplug.receive(now: clock.now) == .cardRemoved {
+                logger.warning("display: \(hotplug.card) was removed; looking for another display")
+                close()
+                open()
+            }
+            return true
+        }
+        if fd == provider.watchDescriptor {
+            provider.drainWatch()
+            if display == nil {
+                open()
+            } else if !(display is MemoryDisplay) {
+                // The memory fallback is kept once settled for; a framebuffer may be replaced.
+                replacementRetries.cardAppeared()
+                handOver(now: clock.now)
+            }
+            return true
+        }
+        return false
+    }
+
+    /// Moves to the display the provider found better (the native DRM driver replacing the
+    /// firmware's framebuffer), with the same session: the next frame is drawn there whole. A
+    /// card without probed connectors yet is asked again every 0.5 s, a few times.
+    private func handOver(now: Double) {
+        replacementRetries.asking()
+        guard let old = display else { return }
+        guard let next = provider.replacement(settings: settings, logger: logger) else {
+            replacementRetries.nothingYet(now: now)
+            return
+        }
+        logger.notice("display: \(next.backendName) takes over from \(old.backendName)")
+        close()
+        attach(next)
+    }
+
+    /// Looks for a display again when a retry or the end of the wait is due.
+    func openIfDue(now: Double) {
+        if replacementRetries.takeDue(now: now) { handOver(now: now) }
+        takeBackIfDue(now: now)
+        if !released, let eventAt = hotplug?.takeDueRescan(now: now) { rescanOutputs(eventAt: eventAt) }
+        if display == nil, wait.takeDueLook(now: now) { open() }
+        if wait.takeRunOut(now: now) {
+            if settings.backend != .auto {
+                logger.warning("no display appeared within \(JSONValue.formatNumber(settings.displayWaitSeconds)) s; still waiting for one")
+            } else if hadDisplay {
+                logger.warning("no display appeared within \(JSONValue.formatNumber(settings.displayWaitSeconds)) s; still waiting for one: this machine's card went away, and the memory output would show nothing")
+            } else if keepsWaitingForCard {
+                logger.warning("no display appeared within \(JSONValue.formatNumber(settings.displayWaitSeconds)) s; still waiting for one: in the initramfs, the card's driver may come only with the real root")
+            } else {
+                logger.warning("no display appeared within \(JSONValue.formatNumber(settings.displayWaitSeconds)) s; drawing into memory")
+                attachMemory()
+            }
+        }
+    }
+
+    /// The display's own timed work (a memory snapshot); returns when the host wants to run
+    /// again: for that work, a retry or the end of the wait.
+    func tick(now: Double) -> Double? {
+        // A display just taken by another program is seen to at once (`takeBackIfDue`).
+        let takenFromUs = takeBackAt == nil && !released && !deactivated && display?.heldByAnother == true ? now : nil
+        return [display?.tick(now: now), wait.deadline, display == nil ? wait.retryAt : nil, replacementRetries.dueAt, takeBackAt, takenFromUs,
+                released ? nil : hotplug?.rescanDue].compactMap { $0 }.min()
+    }
+
+    /// The display another program holds is taken back the moment it lets go, and the next frame
+    /// is drawn whole: while going down, whatever holds it (asked every `takeBackInterval`); while
+    /// the skeleton shows, a program that took DRM master without `deactivate` (every
+    /// `masterRetryInterval`, said once when it took the card and once when it is back). Not
+    /// after `deactivate`: the display is the app's then.
+    private func takeBackIfDue(now: Double) {
+        guard !deactivated, let display else {
+            takeBackAt = nil
+            return
+        }
+        let goingDown = takesBackWhenFree && (released || display.problem != nil)
+        let takenFromUs = !released && display.heldByAnother
+        guard goingDown || takenFromUs else {
+            takeBackAt = nil
+            return
+        }
+        if takeBackAt == nil, takenFromUs, !goingDown {
+            logger.warning("display: another program took DRM master without `deactivate`; the skeleton waits and takes the display back when it lets go")
+            takeBackAt = now + Self.masterRetryInterval
+            return
+        }
+        guard now >= takeBackAt ?? now else { return }
+        reacquire(quietly: !goingDown)
+        if released || self.display?.problem != nil {
+            takeBackAt = now + (goingDown ? Self.takeBackInterval : Self.masterRetryInterval)
+        } else {
+            takeBackAt = nil
+            onAttach()
+        }
+    }
+
+    // MARK: Monitors that come and go
+
+    private func listenForHotplug(on d: any Display) {
+        hotplug = nil
+        arrivals = [:]
+        guard let card = d.hotplugCard else { return }
+        do {
+            hotplug = try OutputHotplug(card: card)
+        } catch {
+            logger.warning("cannot listen to the kernel's uevents (\(error)): monitors plugged in or out later are not noticed")
+        }
+    }
+
+    /// After a hotplug event: compositors go with the outputs that went away; outputs that
+    /// came get one each, dissolving in. Nothing else on screen is touched.
+    private func rescanOutputs(eventAt: Double) {
+        guard let display else { return }
+        applyOutputChanges(display.rescanOutputs { logger.notice($0) }, arrivingAt: eventAt)
+    }
+
+    /// Compositors go with the outputs that went away; outputs that came get one each, drawn
+    /// whole (dissolving in when `arrivingAt` a monitor's plugging in).
+    private func applyOutputChanges(_ changes: OutputChanges, arrivingAt eventAt: Double? = nil) {
+        guard !changes.isEmpty else { return }
+        compositors.removeAll { c in changes.removed.contains { $0 === c.output } }
+        for output in changes.removed { arrivals[output.name] = nil }
+        for output in changes.added {
+            let compositor = OutputCompositor(output: output, sprites: sprites)
+            if let eventAt {
+                compositor.arriveDissolving()
+                arrivals[output.name] = eventAt
+            } else {
+                logger.info("output \(output.name): now \(output.size)")
+            }
+            compositors.append(compositor)
+        }
+        onAttach()
+    }
+
+    /// The compositor the skeleton was a window of went away or closed the window: the daemon
+    /// exits, or goes on with `auto` (the card the compositor held is free again), as
+    /// `display.wayland.whenGone` says.
+    private func displayServerGone(_ error: DisplayError) {
+        logger.warning("\(error)")
+        close()
+        switch settings.wayland.whenGone {
+        case .exit:
+            onEnd("the display server went away (display.wayland.whenGone: exit)")
+        case .auto:
+            logger.notice("going on with the auto backend (display.wayland.whenGone: auto)")
+            settings.backend = .auto
+            open()
+        }
+    }
+
+    /// Some output is still dissolving in after its monitor was plugged in.
+    var hasArrivals: Bool { compositors.contains { $0.isArriving } }
+
+    /// Some output's content still moves: a bar slides or is indeterminate.
+    var contentMoves: Bool { compositors.contains { $0.contentMoves } }
+
+    // MARK: Drawing
+
+    /// True when some output can take a frame now (none pending a flip, not handed over).
+    var canPresent: Bool { compositors.contains { $0.output.canPresent } }
+
+    /// Draws `frame` on every output that can take it, as `perOutput` makes it for the output
+    /// of that name (its own layout).
+    func present(_ frame: SessionFrame?, as perOutput: (SessionFrame, String) -> SessionFrame = { frame, _ in frame }) -> PresentOutcome {
+        guard let display else { return .incomplete }
+        var complete = true
+        var deviceGone = false
+        var serverGone: DisplayError?
+        for compositor in compositors {
+            guard compositor.output.canPresent else { complete = false; continue }
+            do {
+                if try !compositor.present(frame.map { perOutput($0, compositor.output.name) }, now: clock.now) {
+                    complete = false
+                } else if !arrivals.isEmpty, let eventAt = arrivals.removeValue(forKey: compositor.output.name) {
+                    let ms = ((clock.now - eventAt) * 1000).rounded()
+                    logger.notice("hotplug: first frame on \(compositor.output.name) \(JSONValue.formatNumber(ms)) ms after the uevent")
+                }
+            } catch {
+                // A device that went away (unplugged, unbound, simpledrm replaced by the native
+                // driver) is no fault: it is said below, once.
+                if error.deviceGone || error.displayServerGone { logger.info("present on \(compositor.output.name): \(error)") }
+                else { logger.error("present on \(compositor.output.name): \(error)") }
+                deviceGone = deviceGone || error.deviceGone
+                if error.displayServerGone { serverGone = error }
+            }
+        }
+        if let serverGone {
+            displayServerGone(serverGone)
+            return .deviceGone
+        }
+        if deviceGone {
+            logger.warning("the display device went away; looking for another one")
+            close()
+            open()
+            return .deviceGone
+        }
+        // An output whose mode the kernel refused makes way for one at another mode (or another
+        // connector), drawn at the next chance.
+        let replaced = display.takeOutputChanges()
+        if !replaced.isEmpty {
+            complete = false
+            applyOutputChanges(replaced)
+        }
+        if !firstFrameShown { logFirstFrame(on: display, from: nil) }
+        return complete ? .complete : .incomplete
+    }
+
+    /// How many of the next `slots` frame slots (the first `offset` seconds after `frame`, the
+    /// others `interval` apart) would show every output exactly as `frame` shows it: a pulse
+    /// between near colours (a light tint and its complement) keeps each colour for several
+    /// frames. None while the frame blends or asks a question.
+    func repeats(of frame: SessionFrame, from offset: Double, interval: Double, slots: Int,
+                 as perOutput: (SessionFrame, String) -> SessionFrame) -> Int {
+        guard frame.isSteady, frame.prompt == nil, !compositors.isEmpty else { return 0 }
+        var count = slots
+        for compositor in compositors where count > 0 {
+            let renderer = compositor.renderer(for: perOutput(frame, compositor.output.name).look)
+            count = renderer.repeats(of: frame.animationTime, from: frame.animationTime + offset, step: interval, count: count)
+        }
+        return count
+    }
+
+    /// A frame is owed to a waiting `show --wait` only by a display that can show it.
+    var unshowableReason: String? {
+        guard let display else { return waitingReason }
+        if released { return display.problem ?? "the display was handed over" }
+        if display.outputs.isEmpty { return "no monitor is connected" }
+        return display.problem
+    }
+
+    /// Why nothing is shown while no display is open and one is waited for.
+    var waitingReason: String? {
+        guard display == nil, let waitingSince else { return nil }
+        return "no display: waiting for one since \(JSONValue.formatNumber(((clock.now - waitingSince) * 10).rounded() / 10)) s"
+            + (hadDisplay ? " (the card went away)" : "")
+    }
+
+    /// Some output's display paces frames itself (see `DisplayOutput.pacesFrames`).
+    var pacedByDisplay: Bool { compositors.contains { $0.output.pacesFrames } }
+
+    var allOutputsCanPresent: Bool { display?.outputs.allSatisfy(\.canPresent) ?? false }
+
+    // MARK: Handing over
+
+    /// `hide --retain`: the last frame stays, master is dropped; a later show dissolves from it.
+    func release(retainingPicture: Bool) {
+        for c in compositors { c.keepShadowAsBeneath() }
+        display?.release(retainingPicture: retainingPicture)
+        released = true
+    }
+
+    /// The skeleton is fading out: the console is what it fades to.
+    func fadeToConsole() { for c in compositors { c.clearBeneath() } }
+
+    /// A hide: the console comes back, and the device is let go entirely (master, buffers,
+    /// descriptor), so the next program finds it free. A later show opens it again.
+    func close() {
+        guard let d = display else { return }
+        if d is MemoryDisplay {
+            // Nothing to hand over in memory: it shows what lies beneath until the next show.
+            if !released { d.release(retainingPicture: false) }
+            released = true
+            return
+        }
+        if !released { d.release(retainingPicture: false) }
+        d.close()
+        display = nil
+        compositors = []
+        hotplug = nil
+        arrivals = [:]
+        released = false
+    }
+
+    /// `deactivate` (a display server is about to open the card): the display is let go with the
+    /// frame left on it, and nothing takes it back until `reactivate`. False when it was already.
+    func deactivate() -> Bool {
+        guard !deactivated else { return false }
+        deactivated = true
+        release(retainingPicture: true)
+        return true
+    }
+
+    /// `reactivate`: shows and updates may take the display back again. False when it was not deactivated.
+    func reactivate() -> Bool {
+        guard deactivated else { return false }
+        deactivated = false
+        return true
+    }
+
+    /// Before a show or update: a display handed over, lost or closed is taken back (not while
+    /// deactivated).
+    /// True when there was something to take back (its frames are owed whole).
+    @discardableResult
+    func reacquire(quietly: Bool = false) -> Bool {
+        guard !deactivated else { return false }
+        guard let display else {
+            open()
+            return true
+        }
+        guard released || display.problem != nil else { return false }
+        defer { for c in compositors { c.invalidate() } }
+        do {
+            try display.reacquire()
+            released = false
+            logger.info("took the display back")
+            applyOutputChanges(display.takeOutputChanges())
+        } catch {
+            if !quietly { logger.limited(.error, key: "taking the display back", "taking the display back: \(error)") }
+        }
+        return true
+    }
+
+    /// At exit: the console comes back (or the retained frame stays) and the device is closed.
+    func shutdown(retained: Bool) {
+        guard let display else { return }
+        if !released { display.release(retainingPicture: false) }
+        if retained { logger.info("exiting with the frame retained: it stays on kernels with DRM CLOSEFB (6.8 and later)") }
+        display.close()
+    }
+
+    /// The size the tree is resolved at: the first output's, else the layout's own.
+    var firstOutputSize: Size? { compositors.first?.output.size }
+}

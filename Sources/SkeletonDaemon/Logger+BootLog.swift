@@ -1,4 +1,0 @@
-import SkeletonSettings
-import SkeletonBoot
-
-extension Logger: BootLog {}

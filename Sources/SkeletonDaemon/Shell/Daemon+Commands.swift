@@ -1,0 +1,306 @@
+import SkeletonSettings
+import SkeletonDisplay
+import SkeletonLayout
+import SkeletonProtocol
+import SkeletonRender
+
+/// The commands of the control protocol and the replies that wait for a transition.
+extension Daemon {
+    /// A command carried out: the reply, and the state it waits for when it waits for one.
+    struct Performed {
+        var reply: Reply
+        var awaiting: SessionState?
+    }
+
+    /// Carries out `command` now, or queues it behind a layout being read and the commands queued
+    /// before it (`Daemon+WaitingCommands.swift`): nil then, and when it runs its reply goes to
+    /// the place kept in `client`'s replies. The one door of the socket's, Plymouth's, psplash's
+    /// and SIGHUP's commands.
+    func performInTurn(_ command: Command, id: JSONValue?, uid: UInt32?, client: ClientConnection?) -> Performed? {
+        guard mustWait(command) else { return perform(command, id: id, uid: uid) }
+        backlog.commands.append(WaitingCommand(command: command, id: id, uid: uid, client: client.map { ($0, $0.reserve()) }))
+        return nil
+    }
+
+    /// A request from the control socket: carried out, answered now or once its wait is over;
+    /// or, behind a layout being read, queued with its reply's place kept.
+    func execute(_ request: Request, from client: ClientConnection) {
+        guard let done = performInTurn(request.command, id: request.id, uid: client.uid, client: client) else { return }
+        deliver(done, id: request.id, to: client, ticket: nil)
+    }
+
+    /// Answers a client's command (in the place `ticket` kept, if any), now or once the state
+    /// it waits for is reached.
+    func deliver(_ done: Performed, id: JSONValue?, to client: ClientConnection, ticket: Int?) {
+        if let until = done.awaiting {
+            backlog.replies.append(AwaitedReply(client: client, ticket: ticket ?? client.reserve(), id: id, until: until, afterFrame: pacer.framesDrawn))
+            resolveWaiters()
+        } else if let ticket {
+            client.fulfil(ticket, with: done.reply)
+        } else {
+            client.reply(done.reply)
+        }
+        // The daemon stops after this turn (quit, new-root handing back): the reply goes out first.
+        if !loop.running { _ = client.writePending() }
+    }
+
+    /// A request of Plymouth's clients, through its adapter.
+    /// nil: answered later, with `ticket` (a password or a question, once typed).
+    func answer(_ request: PlymouthRequest, ticket: PlymouthTicket) -> PlymouthReply? {
+        guard var adapter = inlets.plymouthAdapter else { return .nak }
+        let action = adapter.action(for: request)
+        inlets.plymouthAdapter = adapter
+        switch action {
+        case .answer(let reply): return reply
+        case .askScreen(let answer):
+            return answer(ScreenFacts(state: screen.session.state, hasDisplay: host.display != nil))
+        case .prompt(let prompt):
+            return askPlymouth(prompt, ticket: ticket)
+        case .watchKeystroke(let keys):
+            return watchKeystroke(keys, ticket: ticket)
+        case .ignoreKeystroke(let keys):
+            prompts.ignoreKeystroke(keys)
+            return .ack
+        case .command(let command, let answer):
+            // Queued behind a layout being read: acknowledged now, carried out in its turn.
+            return answer(performInTurn(command, id: nil, uid: 0, client: nil)?.reply ?? .ok(id: nil, [:]))
+        }
+    }
+
+    /// A line of psplash's FIFO, through its adapter.
+    func performPsplash(_ line: PsplashCommand) {
+        if line == .quit { logger.info("psplash: QUIT") }
+        _ = performInTurn(PsplashAdapter.command(for: line), id: nil, uid: nil, client: nil)
+    }
+
+    /// Carries out one command, whoever sent it (the control socket, Plymouth's and psplash's
+    /// adapters). `uid`: the sender's user, when known.
+    func perform(_ command: Command, id: JSONValue?, uid: UInt32?) -> Performed {
+        let now = clock.now
+        func reply(_ fields: [String: JSONValue]) -> Performed { Performed(reply: .ok(id: id, fields)) }
+        func refuse(_ error: ProtocolError) -> Performed { Performed(reply: .error(id: id, error)) }
+        switch command {
+        case .ping:
+            return reply(["pong": true])
+        case .status:
+            return reply(statusReply(now: now).fields)
+        case .tree:
+            guard let look = screen.session.lookInForce else { return refuse(ProtocolError(.notShowing, "nothing is shown: show a layout first")) }
+            return reply(["tree": treeJSON(look)])
+        case .reload:
+            let problems = reload()
+            if problems.isEmpty { return reply(["reloaded": true]) }
+            return refuse(ProtocolError(.reloadFailed, problems.joined(separator: "; ") + " (the previous version stays in force)"))
+        case .quit:
+            if let goingDown = screen.goingDown { return refuse(goingDown.refusal("quit")) }
+            loop.running = false
+            return reply(["quitting": true])
+        case .newRoot(let root):
+            return Performed(reply: newRootReply(root, id: id, uid: uid))
+        case .shutdown(let mode):
+            return performShutdown(mode, id: id)
+        case .deactivate:
+            if let goingDown = screen.goingDown { return refuse(goingDown.refusal("deactivate")) }
+            if host.deactivate() {
+                logger.info("deactivated; the display is let go until reactivate")
+                // Nothing of ours is seen now: open questions go to the askers' fallbacks.
+                prompts.hidden()
+                if screen.session.state == .showing { screen.handOver.began(at: clock.now) }
+            }
+            return reply(["deactivated": true])
+        case .reactivate:
+            screen.handOver.ended()
+            if host.reactivate() {
+                if screen.session.state == .showing || screen.session.state == .hiding { host.reacquire() }
+                screen.needsDraw = true
+                logger.info("reactivated")
+            }
+            return reply(["deactivated": false])
+        case .show(let show):
+            var named: OutputLayouts.Assigned?
+            if let output = show.output {
+                switch assignedLayout(show.layout) {
+                case .success(let a): named = a
+                case .failure(let e): return refuse(e)
+                }
+                logger.info("show: \(output) shows \(named?.name ?? "")")
+            }
+            let look: SkeletonLook
+            switch lookFor(layout: show.output == nil ? show.layout : nil, overrides: show.overrides, reset: show.reset) {
+            case .success(let l): look = l
+            case .failure(let e): return refuse(e)
+            }
+            if let output = show.output, let named {
+                let showing = screen.session.state == .showing || screen.session.state == .hiding
+                screen.content.outputLayouts.assign(named, to: output, byRequest: true, transition: show.transition ?? named.layout.presentation.transition,
+                                            showing: showing, now: now)
+            }
+            let outcome = performShow(look, delay: show.delay, transition: show.transition ?? look.presentation.transition, now: now)
+            var fields: [String: JSONValue] = ["state": .string(screen.session.state.rawValue), "layout": .string(look.layoutName)]
+            fields[outcome == .updated ? "updated" : outcome.rawValue] = true
+            if let output = show.output, let named { addOutput(output, named, to: &fields) }
+            return Performed(reply: .ok(id: id, fields), awaiting: show.wait && outcome != .updated ? .showing : nil)
+        case .update(let update):
+            if screen.session.state == .idle && update.keep {
+                screen.content.keep(update)
+                return reply(["updated": true, "state": .string(screen.session.state.rawValue)])
+            }
+            guard screen.session.state != .idle else { return refuse(ProtocolError(.notShowing, "update while nothing is shown: use show first")) }
+            var named: OutputLayouts.Assigned?
+            if update.output != nil {
+                switch assignedLayout(update.layout) {
+                case .success(let a): named = a
+                case .failure(let e): return refuse(e)
+                }
+            }
+            var look: SkeletonLook
+            switch lookFor(layout: update.output == nil ? update.layout : nil, overrides: update.overrides, reset: update.reset) {
+            case .success(let l): look = l
+            case .failure(let e): return refuse(e)
+            }
+            switch ScreenContent.change(update, for: look.layout) {
+            case .success(let change): look.content = look.content.merging(change)
+            case .failure(let e): return refuse(e)
+            }
+            screen.content.keep(update)
+            screen.content.updates(look)
+            if let output = update.output, let named {
+                screen.content.outputLayouts.assign(named, to: output, byRequest: true, transition: update.transition ?? named.layout.presentation.transition,
+                                            showing: true, now: now)
+            }
+            // An update that changes nothing on screen (a message for a layout without a message
+            // node, the same value again) draws nothing.
+            let changes = look != screen.session.lookInForce || update.output != nil
+            if changes { screen.update(look, transition: update.transition ?? look.presentation.transition, now: now) }
+            let retaken = (screen.session.state == .showing || screen.session.state == .hiding) && host.reacquire()
+            if changes || retaken { screen.needsDraw = true }
+            if config.debugTree { logger.info("SKELETON_DEBUG tree: \(treeJSON(look).jsonText)") }
+            var fields: [String: JSONValue] = ["updated": true, "state": .string(screen.session.state.rawValue), "layout": .string(look.layoutName)]
+            if let output = update.output, let named { addOutput(output, named, to: &fields) }
+            return reply(fields)
+        case .hide(let hide):
+            if let goingDown = screen.goingDown { return refuse(goingDown.refusal("hide")) }
+            let transition = hide.transition ?? screen.session.lookInForce?.presentation.transition ?? .default
+            let outcome = performHide(transition: transition, retain: hide.retain, now: now)
+            return Performed(reply: .ok(id: id, ["state": .string(screen.session.state.rawValue), outcome.rawValue: true]),
+                             awaiting: hide.wait && outcome == .hiding ? .idle : nil)
+        }
+    }
+
+    private func addOutput(_ output: String, _ named: OutputLayouts.Assigned, to fields: inout [String: JSONValue]) {
+        fields["output"] = .string(output)
+        fields["layout"] = .string(named.name)
+        fields["connected"] = .bool(host.compositors.contains { $0.output.name == output })
+    }
+
+    /// A show, whoever asks (the control socket, Plymouth's clients).
+    func performShow(_ look: SkeletonLook, delay: Double, transition: TransitionSpec, now: Double) -> Session.ShowOutcome {
+        let (outcome, effects) = screen.show(look, delay: delay, transition: transition, now: now)
+        carryOut(effects)
+        return outcome
+    }
+
+    /// A hide, whoever asks: the display is let go (or handed over with the frame retained)
+    /// once the skeleton has gone.
+    func performHide(transition: TransitionSpec, retain: Bool, now: Double) -> Session.HideOutcome {
+        let (outcome, effects) = screen.hide(transition: transition, retain: retain, now: now)
+        carryOut(effects)
+        return outcome
+    }
+
+    /// The look a show or update asks for: a named layout, or the one in force, as the screen's
+    /// content makes it (`ScreenContent.look`).
+    func lookFor(layout: String?, overrides: PresentationOverrides, reset: Bool) -> Result<SkeletonLook, ProtocolError> {
+        let base: SkeletonLook
+        if let name = layout {
+            switch store.load(name) {
+            case .success(let l): base = SkeletonLook(layoutName: l.name, layout: l.layout)
+            case .failure(let e): return .failure(e)
+            }
+        } else if let current = screen.session.lookInForce {
+            base = current
+        } else {
+            switch store.load(settings.startLayout ?? "default") {
+            case .success(let l): base = SkeletonLook(layoutName: l.name, layout: l.layout)
+            case .failure: base = SkeletonLook(layoutName: LayoutStore.builtin.name, layout: LayoutStore.builtin.layout)
+            }
+        }
+        return .success(screen.content.look(base, adding: overrides, reset: reset))
+    }
+
+    /// The layout a request names for one output.
+    func assignedLayout(_ name: String?) -> Result<OutputLayouts.Assigned, ProtocolError> {
+        guard let name else { return .failure(ProtocolError(.badRequest, "an output is named only with the layout it is to show")) }
+        return store.load(name).map { OutputLayouts.Assigned(name: $0.name, layout: $0.layout) }
+    }
+
+    /// The settings' `display.layouts`, loaded; one that cannot be loaded is reported and its
+    /// output shows the main layout.
+    func settingsOutputLayouts() -> [String: OutputLayouts.Assigned] {
+        var loaded: [String: OutputLayouts.Assigned] = [:]
+        for (output, reference) in settings.outputLayouts.sorted(by: { $0.key < $1.key }) {
+            switch store.load(reference) {
+            case .success(let l): loaded[output] = OutputLayouts.Assigned(name: l.name, layout: l.layout)
+            case .failure(let error):
+                logger.error("display.layouts.\(output): \(error.message); \(output) shows the main layout")
+            }
+        }
+        return loaded
+    }
+
+    func resolveWaiters() {
+        guard !backlog.replies.isEmpty else { return }
+        let transitioning = screen.session.isTransitioning
+        var remaining: [AwaitedReply] = []
+        for w in backlog.replies where !w.client.isClosed {
+            var reached = screen.session.state == w.until && !transitioning
+            var problem: String?
+            if reached && w.until == .showing && host.display != nil {
+                // A display that cannot show it (handed over, master lost) answers at once.
+                problem = host.unshowableReason
+                reached = problem != nil || (pacer.framesDrawn > w.afterFrame && !screen.needsDraw && host.allOutputsCanPresent)
+            }
+            let superseded = (w.until == .showing && (screen.session.state == .idle || screen.session.state == .hiding))
+                || (w.until == .idle && screen.session.state == .showing)
+            if reached || superseded {
+                var fields: [String: JSONValue] = ["state": .string(screen.session.state.rawValue)]
+                fields[w.until == .showing ? "shown" : "hidden"] = .bool(reached && problem == nil)
+                if let problem { fields["problem"] = .string(problem) }
+                w.client.fulfil(w.ticket, with: .ok(id: w.id, fields))
+                inlets.server?.flush(w.client)
+            } else {
+                remaining.append(w)
+            }
+        }
+        backlog.replies = remaining
+    }
+
+    /// Re-reads settings and layouts; broken files are reported and the old versions stay.
+    func reload() -> [String] {
+        var problems: [String] = []
+        switch config.source.load() {
+        case .success(let s):
+            if s.socketPath != settings.socketPath { problems.append("the socket path changes only on restart") }
+            var updated = s
+            updated.socketPath = settings.socketPath
+            config.settings = updated
+            host.settings = updated
+            pacer.maxFPS = updated.maxFPS
+            logger.level = s.logLevel
+        case .failure(let e):
+            problems += e.lines
+        }
+        problems += store.reload(directory: settings.layoutsDirectory)
+        screen.content.outputLayouts.applySettings(settingsOutputLayouts(), now: clock.now)
+        screen.needsDraw = true
+        if let look = screen.session.lookInForce, look.layoutName != LayoutStore.builtin.name,
+           case .success(let fresh) = store.load(look.layoutName), fresh.layout != look.layout {
+            var updatedLook = look
+            updatedLook.layout = fresh.layout
+            screen.update(updatedLook, transition: updatedLook.presentation.transition, now: clock.now)
+            screen.needsDraw = true
+        }
+        for p in problems { logger.error("reload: \(p)") }
+        return problems
+    }
+}

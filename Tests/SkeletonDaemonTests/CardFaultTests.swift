@@ -1,0 +1,119 @@
+import CLibDRM
+import Foundation
+@testable import SkeletonDaemon
+import SkeletonDisplay
+import SkeletonDisplayDoubles
+import SkeletonLayout
+import Testing
+
+/// Faults of the machine's card (issue 48, items 1 and 2), on a DRM card in memory behind the
+/// real provider and DRM output: another program takes DRM master without `deactivate`; the card
+/// goes away and comes back, or never does.
+@Suite(.serialized) struct CardFaultTests {
+    /// A card node in the file system (the provider looks for it) and its device in memory.
+    final class Card {
+        let path: String
+        var device: FakeDRMDevice?
+
+        init() throws {
+            path = FileManager.default.temporaryDirectory.path + "/card-\(UUID().uuidString.prefix(8))"
+            try plugIn()
+        }
+
+        func plugIn() throws {
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+            device = try FakeDRMDevice(path: path, connectors: [.init(id: 1, modes: [FakeDRMDevice.mode(200, 100, preferred: true)])])
+        }
+
+        /// The driver is unbound: every call on the device fails with ENODEV and its node goes.
+        func unplug() {
+            device?.fail(.pageFlip, with: ENODEV, times: 1000)
+            device?.fail(.setCrtc, with: ENODEV, times: 1000)
+            try? FileManager.default.removeItem(atPath: path)
+        }
+
+        deinit {
+            device?.close()
+            try? FileManager.default.removeItem(atPath: path)
+        }
+    }
+
+    func daemon(on card: Card) throws -> SteppedDaemon {
+        try SteppedDaemon(layouts: ["simple": TestLayouts.simpleText], start: "simple", drmCard: card.path)
+    }
+
+    @Test func anotherMasterIsNotFoughtAndTheCardIsTakenBackWhenItLetsGo() throws {
+        let card = try Card()
+        let d = try daemon(on: card)
+        let device = try #require(card.device)
+        d.step(to: d.clock.now + 0.5)
+        #expect(device.calls.contains { $0.hasPrefix("pageFlip") }, "the skeleton animates on the card")
+        #expect(device.pixel(x: 0, y: 0).map { $0 & 0xFF_FFFF } == 0x2C3E50, "its bar is on screen")
+
+        device.masterHeldByAnother = true
+        d.step(to: d.clock.now + 0.1)
+        let triedWhileHeld = device.calls.count
+        let asksBefore = device.masterRequests
+        d.step(to: d.clock.now + 10)
+        #expect(device.calls.count == triedWhileHeld, "no mode set or flip while another program is master: no flicker between the two")
+        let asks = device.masterRequests - asksBefore
+        #expect(asks >= 35 && asks <= 41, "asked for about every 0.25 s, not in a busy loop: \(asks) in 10 s")
+        #expect(d.lines.all.filter { $0.contains("another program took DRM master") }.count == 1, "said once")
+        #expect(d.daemon.host.display?.heldByAnother == true)
+
+        device.masterHeldByAnother = false
+        d.step(to: d.clock.now + 0.3)
+        #expect(device.calls.dropFirst(triedWhileHeld).contains { $0.hasPrefix("setCrtc 200x100") }, "the mode is set again")
+        #expect(device.pixel(x: 0, y: 0).map { $0 & 0xFF_FFFF } == 0x2C3E50, "the skeleton is back, drawn whole")
+        #expect(d.logContains("took the display back"))
+    }
+
+    @Test func afterDeactivateAnotherMasterIsLeftAlone() throws {
+        let card = try Card()
+        let d = try daemon(on: card)
+        let device = try #require(card.device)
+        d.step(to: d.clock.now + 0.2)
+        let client = try d.connect()
+        #expect(d.request(client, #"{"command": "deactivate"}"#)?["deactivated"] == true)
+        device.masterHeldByAnother = true
+        let asksBefore = device.masterRequests
+        d.step(to: d.clock.now + 5)
+        device.masterHeldByAnother = false
+        d.step(to: d.clock.now + 5)
+        #expect(device.masterRequests == asksBefore, "the display is the app's until reactivate")
+        #expect(!d.logContains("another program took DRM master"))
+    }
+
+    @Test func aCardThatGoesAndNeverComesBackIsWaitedForWithoutFallingIntoMemory() throws {
+        let card = try Card()
+        let d = try daemon(on: card)
+        d.step(to: d.clock.now + 0.2)
+        card.unplug()
+        d.step(to: d.clock.now + 0.1)
+        #expect(d.daemon.host.display == nil, "the card that went is closed")
+        let turnsBefore = d.events.waits
+        d.step(to: d.clock.now + 600)
+        #expect(d.daemon.host.display == nil, "no memory output on a machine that has a card")
+        #expect(d.events.waits - turnsBefore < 200, "no busy loop: \(d.events.waits - turnsBefore) turns in ten minutes")
+        #expect(d.logContains("this machine's card went away"))
+        let client = try d.connect()
+        let status = try #require(d.request(client, #"{"command": "status"}"#))
+        #expect(status["backend"]?.stringValue == "none")
+        #expect(status["problem"]?.stringValue?.hasPrefix("no display: waiting for one since") == true, "\(status)")
+        #expect(status["problem"]?.stringValue?.hasSuffix("(the card went away)") == true)
+    }
+
+    @Test func aCardThatComesBackShowsTheSameLookAgain() throws {
+        let card = try Card()
+        let d = try daemon(on: card)
+        d.step(to: d.clock.now + 0.2)
+        card.unplug()
+        d.step(to: d.clock.now + 3)
+        try card.plugIn()
+        d.step(to: d.clock.now + 10)
+        let device = try #require(card.device)
+        #expect(d.daemon.host.display != nil, "found again by the timed looks")
+        #expect(device.pixel(x: 0, y: 0).map { $0 & 0xFF_FFFF } == 0x2C3E50, "the same skeleton on the card that came back")
+        #expect(d.daemon.screen.session.state == .showing)
+    }
+}

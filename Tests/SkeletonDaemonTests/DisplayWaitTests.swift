@@ -1,0 +1,57 @@
+@testable import SkeletonDaemon
+import Testing
+
+/// The display host's timers as values: looks for a display that back off and a wait begun
+/// once; a better display asked for a bounded number of times.
+@Suite struct DisplayWaitTests {
+    @Test func looksBackOffFromHalfASecondToEightAndTheWaitBeginsOnce() {
+        var wait = DisplayWait()
+        let begun = wait.noDisplay(now: 0, waitSeconds: 5)
+        #expect(begun, "the wait begins: said")
+        #expect(wait.deadline == 5)
+        var looks: [Double] = []
+        var now = 0.0
+        for _ in 0..<7 {
+            guard let due = wait.retryAt else { break }
+            looks.append(due - now)
+            now = due
+            let early = wait.takeDueLook(now: due - 0.001)
+            let onTime = wait.takeDueLook(now: due)
+            let begunAgain = wait.noDisplay(now: now, waitSeconds: 5)
+            #expect(!early && onTime, "due at its time, not before")
+            #expect(!begunAgain, "said once")
+        }
+        #expect(looks == [0.5, 1, 2, 4, 8, 8, 8], "no busy loop however long the card stays away")
+        let ranOut = wait.takeRunOut(now: 100)
+        let ranOutAgain = wait.takeRunOut(now: 200)
+        let begunLater = wait.noDisplay(now: 200, waitSeconds: 5)
+        #expect(ranOut && !ranOutAgain, "runs out once")
+        #expect(!begunLater, "not begun again until a display came")
+        wait.attached()
+        #expect(wait == DisplayWait())
+        let begunAfterADisplay = wait.noDisplay(now: 300, waitSeconds: 5)
+        #expect(begunAfterADisplay, "a display that goes starts a new wait")
+        #expect(wait.retryAt == 300.5)
+    }
+
+    @Test func aBetterDisplayIsAskedForSixteenTimesHalfASecondApart() {
+        var retries = ReplacementRetries()
+        retries.nothingYet(now: 0)
+        #expect(retries.dueAt == nil, "no card appeared: nothing to ask again")
+        retries.cardAppeared()
+        var asks = 0
+        var now = 0.0
+        retries.asking()
+        retries.nothingYet(now: now)
+        while let due = retries.dueAt {
+            #expect(due - now == ReplacementRetries.interval)
+            now = due
+            let result43 = retries.takeDue(now: now)
+            #expect(result43)
+            asks += 1
+            retries.asking()
+            retries.nothingYet(now: now)
+        }
+        #expect(asks == ReplacementRetries.count)
+    }
+}

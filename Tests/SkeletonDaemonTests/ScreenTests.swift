@@ -1,0 +1,116 @@
+@testable import SkeletonDaemon
+import SkeletonLayout
+import SkeletonSettings
+import Testing
+
+/// The daemon's core as a value: each transition's new state and the effects it asks for, in
+/// order, with no daemon, display or file.
+@Suite struct ScreenTests {
+    let look = SkeletonLook(layoutName: "a", layout: TestLayouts.simple)
+    let fade = TransitionSpec.crossDissolve(duration: 0.25)
+
+    func withoutLog(_ effects: [ScreenEffect]) -> [ScreenEffect] {
+        effects.filter { if case .log = $0 { return false } else { return true } }
+    }
+
+    @Test func aShowTakesTheDisplayRemovesTheHiddenMarkAndOwesAFrame() {
+        var screen = Screen()
+        let (outcome, effects) = screen.show(look, delay: 0, transition: .none, now: 1)
+        #expect(outcome == .shown)
+        #expect(effects == [.reacquireDisplay, .writeHiddenMark(false), .appeared(look), .log(.info, "show a: shown")])
+        #expect(screen.needsDraw)
+        #expect(screen.session.state == .showing)
+        // Shown again: an update; the mark is not written twice.
+        let (again, more) = screen.show(look, delay: 0, transition: .none, now: 2)
+        #expect(again == .updated)
+        #expect(withoutLog(more) == [.reacquireDisplay])
+    }
+
+    @Test func aDelayedShowAppearsWhenTimeReachesIt() {
+        var screen = Screen()
+        let (outcome, effects) = screen.show(look, delay: 2, transition: .none, now: 0)
+        #expect(outcome == .pending)
+        #expect(withoutLog(effects).isEmpty, "nothing is taken before the show is due")
+        #expect(screen.advance(to: 1.9).isEmpty)
+        #expect(screen.advance(to: 2) == [.reacquireDisplay, .writeHiddenMark(false), .appeared(look), .offerAgentQuestions])
+    }
+
+    @Test func aHideWithAFadeEndsOnTheConsoleOnceTheFadeIsOver() {
+        var screen = Screen()
+        _ = screen.show(look, delay: 0, transition: .none, now: 0)
+        let (outcome, effects) = screen.hide(transition: fade, retain: false, now: 1)
+        #expect(outcome == .hiding)
+        #expect(withoutLog(effects) == [.fadeToConsole])
+        #expect(screen.advance(to: 1.2).isEmpty)
+        #expect(screen.advance(to: 1.25) == [.withdrawQuestions, .writeHiddenMark(true), .closeDisplay, .lastChanceForStartFrames])
+        #expect(!screen.needsDraw, "nothing is drawn once the skeleton has gone")
+        #expect(screen.session.state == .idle)
+    }
+
+    @Test func aRetainedHideLeavesThePictureAndMarksAtOnce() {
+        var screen = Screen()
+        _ = screen.show(look, delay: 0, transition: .none, now: 0)
+        let (outcome, effects) = screen.hide(transition: fade, retain: true, now: 1)
+        #expect(outcome == .retained)
+        #expect(effects == [.log(.info, "hide: retained"), .writeHiddenMark(true), .releaseDisplay(retainingPicture: true),
+                            .lastChanceForStartFrames])
+        #expect(screen.session.retained)
+    }
+
+    @Test func aHideOfAPendingShowCancelsItAndMarksHidden() {
+        var screen = Screen()
+        _ = screen.show(look, delay: 5, transition: .none, now: 0)
+        let (outcome, effects) = screen.hide(transition: .none, retain: false, now: 1)
+        #expect(outcome == .cancelled)
+        #expect(withoutLog(effects) == [.writeHiddenMark(true)])
+        #expect(screen.advance(to: 6).isEmpty, "the cancelled show never appears")
+        let (nothing, none) = screen.hide(transition: .none, retain: false, now: 7)
+        #expect(nothing == .alreadyHidden)
+        #expect(withoutLog(none).isEmpty, "the mark is written once")
+    }
+
+    @Test func aHideEndsTheHandOverWait() {
+        var screen = Screen()
+        _ = screen.show(look, delay: 0, transition: .none, now: 0)
+        screen.handOver.began(at: 1)
+        #expect(screen.handOver.deadline == 1 + HandOverWatch.patience)
+        _ = screen.hide(transition: .none, retain: true, now: 2)
+        #expect(screen.handOver.deadline == nil)
+    }
+
+    @Test func aHandOverNobodyFinishesIsSaidOnceWhenTimeRunsOut() {
+        var screen = Screen()
+        _ = screen.show(look, delay: 0, transition: .none, now: 0)
+        screen.handOver.began(at: 1)
+        #expect(screen.advance(to: 30).isEmpty)
+        let said = screen.advance(to: 31)
+        #expect(said.count == 1)
+        guard case .log(.warning, let line)? = said.first else { Issue.record("no warning: \(said)"); return }
+        #expect(line.hasPrefix("hand-over: deactivated 30 s ago"))
+        #expect(screen.advance(to: 100).isEmpty, "said once")
+    }
+
+    @Test func aNewLookWaitingForItsTextsHoldsTheFrameForAtMostTheHold() {
+        var screen = Screen()
+        let other = SkeletonLook(layoutName: "b", layout: TestLayouts.simple)
+        let atStart = screen.holds(look, awaitingSprites: true, firstFrameShown: false, now: 0)
+        #expect(!atStart, "the first frame is never held")
+        let held = screen.holds(other, awaitingSprites: true, firstFrameShown: true, now: 1)
+        #expect(held)
+        #expect(screen.heldUntil == 1 + Screen.spriteHold)
+        let stillHeld = screen.holds(other, awaitingSprites: true, firstFrameShown: true, now: 1 + Screen.spriteHold - 0.01)
+        let pastTheHold = screen.holds(other, awaitingSprites: true, firstFrameShown: true, now: 1 + Screen.spriteHold)
+        #expect(stillHeld)
+        #expect(!pastTheHold, "past the hold, what is not ready shows as its skeleton")
+        #expect(screen.heldUntil == nil)
+        let ready = screen.holds(look, awaitingSprites: false, firstFrameShown: true, now: 4)
+        #expect(!ready, "a look whose texts are ready is drawn")
+    }
+
+    @Test func anUpdateWhileNothingShowsChangesNothing() {
+        var screen = Screen()
+        let changed = screen.update(look, transition: .none, now: 0)
+        #expect(!changed)
+        #expect(!screen.needsDraw)
+    }
+}

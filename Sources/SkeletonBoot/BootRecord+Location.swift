@@ -49,15 +49,7 @@ extension BootRecord {
     /// `addSettings` adds the bytes of the settings file at the path it gets (false: no key).
     private static func location(arguments argv: UnsafeBufferPointer<UnsafeMutablePointer<CChar>?>,
                                  addSettings: (String, inout FNV1a) -> Bool) -> Location? {
-        guard argv.count >= 1, let command = argv[0], strcmp(command, "run") == 0 else { return nil }
-        var config: UnsafeMutablePointer<CChar>?
-        var cache: UnsafeMutablePointer<CChar>?
-        var i = 1
-        while i < argv.count, let arg = argv[i] {
-            if let value = flagValue(arg, "--config", next: i + 1 < argv.count ? argv[i + 1] : nil) { config = value }
-            if let value = flagValue(arg, "--frame-cache", next: i + 1 < argv.count ? argv[i + 1] : nil) { cache = value }
-            i += 1
-        }
+        guard let (config, cache) = runFlagValues(arguments: argv) else { return nil }
         // Checked on the C string: String.hasPrefix runs the standard library's grapheme code.
         if let cache, cache[0] != CChar(UInt8(ascii: "/")) { return nil }
         let directory = cache.map { String(cString: $0) } ?? BootDefaults.frameCacheDirectory
@@ -67,6 +59,31 @@ extension BootRecord {
         for arg in argv { if let arg { hash.add(UnsafeRawBufferPointer(start: arg, count: strlen(arg))) } }
         guard addSettings(config.map { String(cString: $0) } ?? BootDefaults.settingsPath, &hash) else { return nil }
         return Location(directory: directory, path: hash.path(in: directory, suffix: fileSuffix))
+    }
+
+    /// The values of `--config` and `--frame-cache` (`--name value` or `--name=value`; the last
+    /// one when repeated) in a `run` command line; nil for any other command.
+    ///
+    /// A second reading of two flags `RunFlags` parses, kept because it runs first: `main` calls
+    /// it (through `StartFrames.atBoot`) on the raw `argv` before anything else, and a boot with
+    /// a record shows its frame from what it finds. `RunFlags` cannot serve here: it is in
+    /// SkeletonSettings, which depends on this module, and it reads an array of Swift strings,
+    /// whose making (allocations, generic metadata) is first-run code the boot path keeps out
+    /// before the first frame; this walk compares C strings in place and allocates nothing.
+    /// Where `RunFlags(bootArguments:)` takes a command line the two agree, and where it takes
+    /// none this one finds nothing else than `run` (`BootFlagAgreementTests`).
+    static func runFlagValues(arguments argv: UnsafeBufferPointer<UnsafeMutablePointer<CChar>?>)
+        -> (config: UnsafeMutablePointer<CChar>?, frameCache: UnsafeMutablePointer<CChar>?)? {
+        guard argv.count >= 1, let command = argv[0], strcmp(command, "run") == 0 else { return nil }
+        var config: UnsafeMutablePointer<CChar>?
+        var cache: UnsafeMutablePointer<CChar>?
+        var i = 1
+        while i < argv.count, let arg = argv[i] {
+            if let value = flagValue(arg, "--config", next: i + 1 < argv.count ? argv[i + 1] : nil) { config = value }
+            if let value = flagValue(arg, "--frame-cache", next: i + 1 < argv.count ? argv[i + 1] : nil) { cache = value }
+            i += 1
+        }
+        return (config, cache)
     }
 
     /// `--name value` or `--name=value`.

@@ -5,6 +5,9 @@
 /// same size, so a template is counted once and multiplied.
 struct LayoutCensus {
     private(set) var issues: [LayoutIssue] = []
+    /// The nodes tallied: each node as written once, a template once for all its instances. The
+    /// census's work, which the counts it finds do not change.
+    private(set) var talliedNodes = 0
 
     /// Nodes of the resolved tree and draw items, saturating at `Tally.ceiling`.
     struct Tally {
@@ -27,7 +30,10 @@ struct LayoutCensus {
     }
 
     /// The limits `layout` goes beyond, each at the path of the node at fault.
-    static func issues(of layout: Layout) -> [LayoutIssue] {
+    static func issues(of layout: Layout) -> [LayoutIssue] { taken(of: layout).issues }
+
+    /// The census of `layout`: the limits it goes beyond and the work that found them.
+    static func taken(of layout: Layout) -> LayoutCensus {
         var census = LayoutCensus()
         let design = Rect(x: 0, y: 0, width: Double(layout.canvas.width), height: Double(layout.canvas.height))
         let total = census.tally(layout.root, in: design, text: LayoutResolver.TextMetrics(appearance: layout.appearance),
@@ -41,12 +47,13 @@ struct LayoutCensus {
                             "the layout resolves to \(describe(total.shapes)) shapes (skeleton shapes, text bars and backgrounds)",
                             limit: "\(LayoutLimits.shapes) shapes per layout")
         }
-        return census.issues
+        return census
     }
 
     private init() {}
 
     private mutating func tally(_ node: Node, in parent: Rect, text: LayoutResolver.TextMetrics, skeletonAllowed: Bool) -> Tally {
+        talliedNodes += 1
         let frame = node.frame.resolve(in: parent)
         let metrics = text.overridden(by: node.appearance)
         let skeletonHere = skeletonAllowed && node.skeletonable

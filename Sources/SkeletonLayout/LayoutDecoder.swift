@@ -11,6 +11,10 @@ public struct LayoutDecoder {
 
     public var issues: [LayoutIssue] { reader.issues }
 
+    /// The lengths in design pixels a layout gives besides frames: line heights and spacings
+    /// (a line height above 0), corner radii, paddings.
+    static let lengthRange: ClosedRange<Double> = 0...4096
+
     /// Decodes a whole layout; nil when any issue was found (they are in `issues`).
     public mutating func decodeLayout(_ document: JSONValue, defaultName: String) -> Layout? {
         let path = JSONPath.document
@@ -51,23 +55,33 @@ public struct LayoutDecoder {
     mutating func decodeAppearance(_ value: JSONValue, _ path: JSONPath) -> Appearance {
         var result = Appearance()
         guard var o = reader.object(value, path) else { return result }
-        if let m = o.member("tint"), let c = reader.color(m.value, m.path) { result.tint = c }
-        if let m = o.member("gradient"), let g = reader.gradient(m.value, m.path) { result.gradient = g }
-        if let m = o.member("textLineHeight"), let v = reader.number(m.value, m.path, in: 0...4096, exclusiveMinimum: true) {
-            result.textLineHeight = v
-        }
-        if let m = o.member("textLineSpacing"), let v = reader.number(m.value, m.path, in: 0...4096) {
-            result.textLineSpacing = v
-        }
-        if let m = o.member("lastLineFillPercent"), let v = reader.number(m.value, m.path, in: -.greatestFiniteMagnitude...(.greatestFiniteMagnitude)) {
-            result.lastLineFillPercent = min(100, max(0, v))
-        }
-        if let m = o.member("linesCornerRadius"), let v = reader.number(m.value, m.path, in: 0...4096) {
-            result.linesCornerRadius = v
-        }
-        if let m = o.member("cornerRadius"), let v = reader.number(m.value, m.path, in: 0...4096) { result.cornerRadius = v }
+        let shared = decodeSharedAppearance(&o)
+        result.tint = shared.tint
+        result.gradient = shared.gradient
+        if let v = shared.textLineHeight { result.textLineHeight = v }
+        if let v = shared.textLineSpacing { result.textLineSpacing = v }
+        if let v = shared.lastLineFillPercent { result.lastLineFillPercent = v }
+        if let v = shared.linesCornerRadius { result.linesCornerRadius = v }
+        if let m = o.member("cornerRadius"), let v = reader.number(m.value, m.path, in: Self.lengthRange) { result.cornerRadius = v }
         if let m = o.member("scheme"), let v = reader.enumeration(m.value, m.path, ColorScheme.self) { result.scheme = v }
         reader.issues += o.unknownKeyIssues()
+        return result
+    }
+
+    /// The members a layout's `appearance` and a node both take, read and checked here for
+    /// both: those given (the others nil).
+    private mutating func decodeSharedAppearance(_ o: inout ObjectReader) -> NodeAppearance {
+        var result = NodeAppearance()
+        result.tint = o.member("tint").flatMap { reader.color($0.value, $0.path) }
+        result.gradient = o.member("gradient").flatMap { reader.gradient($0.value, $0.path) }
+        result.textLineHeight = o.member("textLineHeight").flatMap {
+            reader.number($0.value, $0.path, in: Self.lengthRange, exclusiveMinimum: true)
+        }
+        result.textLineSpacing = o.member("textLineSpacing").flatMap { reader.number($0.value, $0.path, in: Self.lengthRange) }
+        result.lastLineFillPercent = o.member("lastLineFillPercent").flatMap {
+            reader.number($0.value, $0.path, in: -.greatestFiniteMagnitude...(.greatestFiniteMagnitude)).map { min(100, max(0, $0)) }
+        }
+        result.linesCornerRadius = o.member("linesCornerRadius").flatMap { reader.number($0.value, $0.path, in: Self.lengthRange) }
         return result
     }
 
@@ -76,23 +90,25 @@ public struct LayoutDecoder {
         guard var o = reader.object(value, path) else { return result }
         if let m = o.member("style"), let v = reader.enumeration(m.value, m.path, SkeletonStyle.self) { result.style = v }
         if let m = o.member("animated"), let v = reader.bool(m.value, m.path) { result.animated = v }
-        if let m = o.member("animation") { result.animation = decodeAnimation(m.value, m.path) }
+        if let m = o.member("animation") { result = decodeAnimation(m.value, m.path).applied(to: result) }
         if let m = o.member("transition"), let v = decodeTransition(m.value, m.path) { result.transition = v }
         if let m = o.member("reducedMotion"), let v = reader.bool(m.value, m.path) { result.reducedMotion = v }
         reader.issues += o.unknownKeyIssues()
         return result
     }
 
-    mutating func decodeAnimation(_ value: JSONValue, _ path: JSONPath, base: AnimationSpec = AnimationSpec()) -> AnimationSpec {
-        var result = base
+    /// An `animation` object, as a layout's presentation and a request's overrides write it: the
+    /// members given, each checked (the others nil).
+    public mutating func decodeAnimation(_ value: JSONValue, _ path: JSONPath) -> PresentationOverrides {
+        var result = PresentationOverrides()
         guard var o = reader.object(value, path) else { return result }
-        if let m = o.member("direction"), let v = reader.enumeration(m.value, m.path, SlideDirection.self) { result.direction = v }
-        if let m = o.member("duration"), let v = WireNumber.animationDuration.read(m.value, m.path, &reader) { result.duration = v }
-        if let m = o.member("timing"), let v = reader.enumeration(m.value, m.path, TimingCurveName.self) { result.timing = v }
-        if let m = o.member("autoreverse"), let v = reader.bool(m.value, m.path) { result.autoreverse = v }
-        if let m = o.member("pause"), let v = WireNumber.animationPause.read(m.value, m.path, &reader) { result.pause = v }
-        if let m = o.member("space"), let v = reader.enumeration(m.value, m.path, SweepSpace.self) { result.space = v }
-        if let m = o.member("stagger"), let v = WireNumber.animationStagger.read(m.value, m.path, &reader) { result.stagger = v }
+        result.direction = o.member("direction").flatMap { reader.enumeration($0.value, $0.path, SlideDirection.self) }
+        result.duration = o.member("duration").flatMap { WireNumber.animationDuration.read($0.value, $0.path, &reader) }
+        result.timing = o.member("timing").flatMap { reader.enumeration($0.value, $0.path, TimingCurveName.self) }
+        result.autoreverse = o.member("autoreverse").flatMap { reader.bool($0.value, $0.path) }
+        result.pause = o.member("pause").flatMap { WireNumber.animationPause.read($0.value, $0.path, &reader) }
+        result.space = o.member("space").flatMap { reader.enumeration($0.value, $0.path, SweepSpace.self) }
+        result.stagger = o.member("stagger").flatMap { WireNumber.animationStagger.read($0.value, $0.path, &reader) }
         reader.issues += o.unknownKeyIssues()
         return result
     }
@@ -133,19 +149,9 @@ public struct LayoutDecoder {
         let skeletonable = o.member("skeletonable").flatMap { reader.bool($0.value, $0.path) } ?? true
         let hidden = o.member("hiddenWhenSkeletonActive").flatMap { reader.bool($0.value, $0.path) } ?? false
         let background = o.member("background").flatMap { reader.color($0.value, $0.path) }
-        let cornerRadius = o.member("cornerRadius").flatMap { reader.number($0.value, $0.path, in: 0...4096) }
+        let cornerRadius = o.member("cornerRadius").flatMap { reader.number($0.value, $0.path, in: Self.lengthRange) }
         let shape = o.member("shape").flatMap { reader.enumeration($0.value, $0.path, NodeShape.self) } ?? .rectangle
-        var appearance = NodeAppearance()
-        appearance.tint = o.member("tint").flatMap { reader.color($0.value, $0.path) }
-        appearance.gradient = o.member("gradient").flatMap { reader.gradient($0.value, $0.path) }
-        appearance.textLineHeight = o.member("textLineHeight").flatMap {
-            reader.number($0.value, $0.path, in: 0...4096, exclusiveMinimum: true)
-        }
-        appearance.textLineSpacing = o.member("textLineSpacing").flatMap { reader.number($0.value, $0.path, in: 0...4096) }
-        appearance.lastLineFillPercent = o.member("lastLineFillPercent").flatMap {
-            reader.number($0.value, $0.path, in: -.greatestFiniteMagnitude...(.greatestFiniteMagnitude)).map { min(100, max(0, $0)) }
-        }
-        appearance.linesCornerRadius = o.member("linesCornerRadius").flatMap { reader.number($0.value, $0.path, in: 0...4096) }
+        let appearance = decodeSharedAppearance(&o)
         let delay = o.member("animationDelay").flatMap { reader.number($0.value, $0.path, in: 0...60) } ?? 0
 
         var children: [Node] = []
@@ -229,7 +235,7 @@ public struct LayoutDecoder {
         if let m = o.member("lines"), let v = reader.repeatCount(m.value, m.path, in: 1...LayoutLimits.textLinesPerNode) {
             if case .count(let n) = v { spec.lines = n } else { spec.lines = nil }
         }
-        if let m = o.member("lineHeight"), let v = reader.number(m.value, m.path, in: 0...4096, exclusiveMinimum: true) { spec.lineHeight = v }
+        if let m = o.member("lineHeight"), let v = reader.number(m.value, m.path, in: Self.lengthRange, exclusiveMinimum: true) { spec.lineHeight = v }
         return spec
     }
 
@@ -275,7 +281,7 @@ public struct LayoutDecoder {
 
     private mutating func decodeInsets(_ value: JSONValue, _ path: JSONPath) -> EdgeInsets? {
         if case .number = value {
-            guard let v = reader.number(value, path, in: 0...4096) else { return nil }
+            guard let v = reader.number(value, path, in: Self.lengthRange) else { return nil }
             return EdgeInsets(top: v, left: v, bottom: v, right: v)
         }
         guard case .object = value, var o = reader.object(value, path) else {
@@ -283,10 +289,10 @@ public struct LayoutDecoder {
             return nil
         }
         var insets = EdgeInsets()
-        if let m = o.member("top"), let v = reader.number(m.value, m.path, in: 0...4096) { insets.top = v }
-        if let m = o.member("left"), let v = reader.number(m.value, m.path, in: 0...4096) { insets.left = v }
-        if let m = o.member("bottom"), let v = reader.number(m.value, m.path, in: 0...4096) { insets.bottom = v }
-        if let m = o.member("right"), let v = reader.number(m.value, m.path, in: 0...4096) { insets.right = v }
+        if let m = o.member("top"), let v = reader.number(m.value, m.path, in: Self.lengthRange) { insets.top = v }
+        if let m = o.member("left"), let v = reader.number(m.value, m.path, in: Self.lengthRange) { insets.left = v }
+        if let m = o.member("bottom"), let v = reader.number(m.value, m.path, in: Self.lengthRange) { insets.bottom = v }
+        if let m = o.member("right"), let v = reader.number(m.value, m.path, in: Self.lengthRange) { insets.right = v }
         reader.issues += o.unknownKeyIssues()
         return insets
     }

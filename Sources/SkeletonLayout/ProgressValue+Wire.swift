@@ -20,4 +20,20 @@ extension ProgressValue {
         guard let progress = read(value, .document, &reader) else { return .failure(WireValueError(reader.issues)) }
         return .success(progress)
     }
+
+    /// The whole percents of the percent form, psplash's `PROGRESS N` and Plymouth's
+    /// `system-update N`.
+    public static let percentRange: ClosedRange<Int> = 0...100
+    /// What the percent form takes, in the words of its refusals.
+    public static let percentRequirement = "a whole number from \(percentRange.lowerBound) to \(percentRange.upperBound)"
+
+    /// The percent form's number: `text` is a whole number in `percentRange` and nothing else
+    /// (the protocol trims what it allows around it); nil for anything else.
+    public static func percent(parsing text: some StringProtocol) -> Int? {
+        guard let value = Int(text), percentRange.contains(value) else { return nil }
+        return value
+    }
+
+    /// A percent of the percent form as the fraction a bar shows.
+    public static func percent(_ value: Int) -> ProgressValue { .fraction(Double(value) / 100) }
 }

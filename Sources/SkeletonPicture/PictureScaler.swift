@@ -7,10 +7,10 @@ import SkeletonRender
 /// result stays premultiplied (no colour exceeds its alpha). Loops run on raw row pointers.
 /// A bilinear axis (enlarging) uses 8-bit weights and two channels per 32-bit multiply, as
 /// pixman does; an area-averaging one (reducing) 14-bit weights per channel.
-enum PictureScaler {
+public enum PictureScaler {
     /// A transparent `width` x `height` box with `picture` scaled into `placement` (box
     /// coordinates; the part outside the box is cropped, never computed).
-    static func render(_ picture: PixelBuffer, into placement: PixelRect, width: Int, height: Int) -> PixelBuffer {
+    public static func render(_ picture: PixelBuffer, into placement: PixelRect, width: Int, height: Int) -> PixelBuffer {
         let box = PixelBuffer(width: width, height: height)
         let visible = placement.intersection(box.canvas.bounds)
         guard !visible.isEmpty else { return box }

@@ -1,3 +1,5 @@
+import SkeletonLayout
+
 /// One command of psplash's FIFO protocol, as `psplash-write` sends them (each ends with a NUL;
 /// a newline ends one too, for `echo` in scripts): `PROGRESS N` (0 to 100), `MSG TEXT`, `QUIT`.
 public enum PsplashCommand: Sendable, Equatable {
@@ -16,8 +18,8 @@ public enum PsplashCommand: Sendable, Equatable {
         case "MSG":
             return .success(.message(argument))
         case "PROGRESS":
-            guard let value = Int(argument.trimmingSuffix(while: { $0 == " " || $0 == "\t" })), (0...100).contains(value) else {
-                return .failure(PsplashError("PROGRESS takes a whole number from 0 to 100, found \"\(argument)\""))
+            guard let value = ProgressValue.percent(parsing: argument.trimmingSuffix(while: { $0 == " " || $0 == "\t" })) else {
+                return .failure(PsplashError("PROGRESS takes \(ProgressValue.percentRequirement), found \"\(argument)\""))
             }
             return .success(.progress(value))
         default:

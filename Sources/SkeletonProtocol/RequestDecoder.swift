@@ -171,15 +171,10 @@ public enum RequestDecoder {
         if let m = object.member("tint") { o.tint = reader.color(m.value, m.path) }
         if let m = object.member("gradient") { o.gradient = reader.gradient(m.value, m.path) }
         if let m = object.member("scheme") { o.scheme = reader.enumeration(m.value, m.path, ColorScheme.self) }
-        if let m = object.member("animation"), var a = reader.object(m.value, m.path) {
-            if let v = a.member("direction") { o.direction = reader.enumeration(v.value, v.path, SlideDirection.self) }
-            if let v = a.member("duration") { o.duration = WireNumber.animationDuration.read(v.value, v.path, &reader) }
-            if let v = a.member("timing") { o.timing = reader.enumeration(v.value, v.path, TimingCurveName.self) }
-            if let v = a.member("autoreverse") { o.autoreverse = reader.bool(v.value, v.path) }
-            if let v = a.member("pause") { o.pause = WireNumber.animationPause.read(v.value, v.path, &reader) }
-            if let v = a.member("space") { o.space = reader.enumeration(v.value, v.path, SweepSpace.self) }
-            if let v = a.member("stagger") { o.stagger = WireNumber.animationStagger.read(v.value, v.path, &reader) }
-            reader.issues += a.unknownKeyIssues()
+        if let m = object.member("animation") {
+            var decoder = LayoutDecoder()
+            o = o.merged(with: decoder.decodeAnimation(m.value, m.path))
+            reader.issues += decoder.issues
         }
         return o
     }

@@ -3,9 +3,12 @@ import SkeletonRender
 
 /// The flags of `skeletond run`: each one overrides one setting of the settings file.
 ///
-/// ArgumentParser defines and documents them (`RunCommand`); `init?(bootArguments:)` reads
-/// their plain forms directly so that the boot path does not pay for ArgumentParser's
-/// reflection before the first frame.
+/// This type is their one parser: `parse` reads every flag's value and holds every rule on
+/// it. ArgumentParser declares and documents the flags (`RunCommand`) and hands their texts
+/// to `parse`; `init?(bootArguments:)` reads the plain command line the boot starts the
+/// daemon with, without ArgumentParser, so that the boot path does not pay for its reflection
+/// before the first frame. (`BootRecord.location` finds --config and --frame-cache on the C
+/// strings before this runs; a test holds the two to the same answers.)
 public struct RunFlags: Sendable, Equatable {
     public var config: String?
     public var socket: String?
@@ -37,16 +40,6 @@ public struct RunFlags: Sendable, Equatable {
         return SettingsSource(path: configPath, pathIsDefault: config == nil) { flags.apply(to: &$0) }
     }
 
-    /// What ArgumentParser's validation reports for these values, if anything.
-    public var problem: String? {
-        if let maxFPS, !(1...240).contains(maxFPS) { return "--max-fps must be from 1 to 240" }
-        if let rotation, Rotation(degrees: rotation) == nil { return "--rotation must be 0, 90, 180 or 270" }
-        if let displayWait, !(0...600).contains(displayWait) { return "--display-wait must be from 0 to 600 seconds" }
-        if frameCache == "" { return "--frame-cache must be a directory or none" }
-        if keymap == "" { return "--keymap must be a layout such as de or de:nodeadkeys, or a keymap file's path" }
-        return nil
-    }
-
     public func apply(to s: inout Settings) {
         if let socket { s.socketPath = socket }
         if let layouts { s.layoutsDirectory = layouts }
@@ -69,6 +62,16 @@ public struct RunFlags: Sendable, Equatable {
     /// The long names of every flag, without the dashes.
     public static let longNames = ["config", "socket", "layouts", "layout", "backend", "device", "size", "snapshot",
                                    "display-wait", "max-fps", "rotation", "log-level", "frame-cache", "keymap"]
+
+    /// Flags from their long names (without the dashes) and texts, as given: the flags, or the
+    /// refusal of the first name that is not a flag or text that is not one of its values.
+    public static func parse(_ given: [(name: String, text: String)]) -> Result<RunFlags, RunFlagError> {
+        var flags = RunFlags()
+        for (name, text) in given {
+            if let refusal = flags.set(name, text) { return .failure(refusal) }
+        }
+        return .success(flags)
+    }
 
     /// `run` followed by `--name value` or `--name=value` pairs, each flag at most once, every
     /// value valid; nil for anything else (help, an unknown or repeated flag, a missing or bad
@@ -94,30 +97,66 @@ public struct RunFlags: Sendable, Equatable {
                 index += 1
             }
             let key = String(name)
-            guard !seen.contains(key), set(key, String(value)) else { return nil }
+            guard !seen.contains(key), set(key, String(value)) == nil else { return nil }
             seen.append(key)
         }
-        if problem != nil { return nil }
     }
 
-    private mutating func set(_ name: String, _ value: String) -> Bool {
+    /// Sets the flag `name` from `text`; its refusal when `text` is none of its values (or
+    /// `name` no flag), and then nothing is set.
+    private mutating func set(_ name: String, _ text: String) -> RunFlagError? {
         switch name {
-        case "config": config = value
-        case "socket": socket = value
-        case "layouts": layouts = value
-        case "layout": layout = value
-        case "backend": backend = Backend(rawValue: value); return backend != nil
-        case "device": device = value
-        case "size": size = Size(parsing: value); return size != nil
-        case "snapshot": snapshot = value
-        case "display-wait": displayWait = Double(value); return displayWait != nil
-        case "max-fps": maxFPS = Int(value); return maxFPS != nil
-        case "rotation": rotation = Int(value); return rotation.flatMap(Rotation.init(degrees:)) != nil
-        case "log-level": logLevel = LogLevel(name: value); return logLevel != nil
-        case "frame-cache": frameCache = value
-        case "keymap": keymap = value
-        default: return false
+        case "config": config = text
+        case "socket": socket = text
+        case "layouts": layouts = text
+        case "layout": layout = text
+        case "backend":
+            guard let value = Backend(rawValue: text) else {
+                return RunFlagError("--backend must be " + Self.alternatives(Backend.allCases.map(\.rawValue)))
+            }
+            backend = value
+        case "device": device = text
+        case "size":
+            guard let value = Size(parsing: text) else { return RunFlagError("--size must be WxH such as 1280x720") }
+            size = value
+        case "snapshot": snapshot = text
+        case "display-wait":
+            guard let value = Double(text), Settings.displayWaitRange.contains(value) else {
+                let range = Settings.displayWaitRange
+                return RunFlagError("--display-wait must be from \(JSONValue.formatNumber(range.lowerBound)) to "
+                                    + "\(JSONValue.formatNumber(range.upperBound)) seconds")
+            }
+            displayWait = value
+        case "max-fps":
+            guard let value = Int(text), Settings.maxFPSRange.contains(value) else {
+                return RunFlagError("--max-fps must be from \(Settings.maxFPSRange.lowerBound) to \(Settings.maxFPSRange.upperBound)")
+            }
+            maxFPS = value
+        case "rotation":
+            guard let value = Int(text), Rotation(degrees: value) != nil else {
+                return RunFlagError("--rotation must be " + Self.alternatives(Rotation.allCases.map { String($0.degrees) }))
+            }
+            rotation = value
+        case "log-level":
+            guard let value = LogLevel(name: text) else {
+                return RunFlagError("--log-level must be " + Self.alternatives(LogLevel.allCases.map(\.name)))
+            }
+            logLevel = value
+        case "frame-cache":
+            guard !text.isEmpty else { return RunFlagError("--frame-cache must be a directory or none") }
+            frameCache = text
+        case "keymap":
+            guard !text.isEmpty else {
+                return RunFlagError("--keymap must be a layout such as de or de:nodeadkeys, or a keymap file's path")
+            }
+            keymap = text
+        default: return RunFlagError("unknown flag --\(name)")
         }
-        return true
+        return nil
+    }
+
+    /// "a, b or c".
+    private static func alternatives(_ names: [String]) -> String {
+        names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
     }
 }

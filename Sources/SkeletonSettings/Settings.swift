@@ -39,8 +39,12 @@ public struct Settings: Sendable, Equatable {
     /// Layouts by connector name (a logo on the customer display); the others show the main one.
     public var outputLayouts: [String: String] = [:]
     public var maxFPS = 60
+    /// The frame-rate caps the settings file (`display.maxFps`) and `--max-fps` take.
+    public static let maxFPSRange: ClosedRange<Int> = 1...240
     /// How long to wait for a display to appear at boot before falling back.
     public var displayWaitSeconds = 10.0
+    /// The seconds the settings file (`display.waitSeconds`) and `--display-wait` take.
+    public static let displayWaitRange: ClosedRange<Double> = 0...600
     public var memorySize = Size(width: 1280, height: 720)
     public var snapshotPath: String?
     /// The Wayland backend's compositor, and what follows when it goes away.
@@ -142,8 +146,8 @@ public struct Settings: Sendable, Equatable {
                         }
                     }
                 }
-                if let v = o.member("maxFps"), let n = r.integer(v.value, v.path, in: 1...240) { s.maxFPS = n }
-                if let v = o.member("waitSeconds"), let n = r.number(v.value, v.path, in: 0...600) { s.displayWaitSeconds = n }
+                if let v = o.member("maxFps"), let n = r.integer(v.value, v.path, in: Settings.maxFPSRange) { s.maxFPS = n }
+                if let v = o.member("waitSeconds"), let n = r.number(v.value, v.path, in: Settings.displayWaitRange) { s.displayWaitSeconds = n }
                 if let v = o.member("memorySize"), let text = r.string(v.value, v.path) {
                     if let size = Size(parsing: text) { s.memorySize = size }
                     else { r.fail(v.path, "expected WxH such as \"1280x720\", found \"\(text)\"") }

@@ -171,7 +171,9 @@ public enum Benchmark {
                           } ?? [])
                           + (contentChangeTimes(layout: layout, size: size, frames: frames, sprites: sprites, measure: measure).map {
                               [Figure(name: "frame, text + bar changed", milliseconds: median($0), target: nil)]
-                          } ?? []),
+                          } ?? [])
+                          + [Figure(name: "logo 600x200 into a 1080p box", milliseconds: median(logoScalingTimes(frames: frames, measure: measure)),
+                                    target: nil)],
                       damagedShare: Double(damagedPixels) / Double(max(1, frames) * outputSize.width * outputSize.height))
     }
 

@@ -18,7 +18,7 @@ extension BootRecord {
             settingsFile = bytes
         }
         let commandLine = runArguments.joined(separator: " ")
-        guard let flags = RunFlags(bootArguments: runArguments), flags.problem == nil else {
+        guard let flags = RunFlags(bootArguments: runArguments) else {
             return .failure(ToolError("`\(commandLine)` is not a command line the daemon starts from directly (run, then --name value flags)"))
         }
         var target = Settings()

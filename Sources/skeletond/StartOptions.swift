@@ -17,6 +17,12 @@ struct StartOptions: ParsableArguments {
     @Option(name: .customLong("frame-cache"), help: "Directory of the frame cache (the start layout's first frame per output size), or none.")
     var frameCache: String?
 
+    /// The options given, by long name, for `RunFlags.parse`.
+    var given: [(name: String, text: String)] {
+        [("config", config), ("layouts", layouts), ("layout", layout), ("frame-cache", frameCache)]
+            .compactMap { name, text in text.map { (name, $0) } }
+    }
+
     /// These options on top of `flags`.
     func apply(to flags: inout RunFlags) {
         flags.config = config

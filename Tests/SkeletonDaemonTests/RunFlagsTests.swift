@@ -76,6 +76,33 @@ struct RunFlagsTests {
         #expect(RunFlags(bootArguments: arguments) == nil)
     }
 
+    /// ArgumentParser's `run` hands the flags' texts to `RunFlags.parse`: the same values are
+    /// taken, and a refusal says what the flag takes, with the settings file's ranges.
+    @Test func parseTakesTheTextsOfTheCommandAndSaysWhatEachFlagTakes() throws {
+        let flags = try RunFlags.parse([("max-fps", "30"), ("rotation", "90"), ("display-wait", "2.5"), ("log-level", "debug"),
+                                        ("backend", "drm"), ("size", "800x600"), ("frame-cache", "none"), ("config", "/c")]).get()
+        #expect(flags == RunFlags(bootArguments: ["run", "--max-fps", "30", "--rotation=90", "--display-wait", "2.5", "--log-level", "debug",
+                                                  "--backend", "drm", "--size", "800x600", "--frame-cache", "none", "--config", "/c"]))
+        func refusal(_ name: String, _ text: String) -> String? {
+            guard case .failure(let error) = RunFlags.parse([("socket", "/s"), (name, text)]) else { return nil }
+            return error.description
+        }
+        for text in ["0", "241", "sixty", "1.5", ""] { #expect(refusal("max-fps", text) == "--max-fps must be from 1 to 240", "\(text)") }
+        for text in ["601", "-1", "nan", "inf", "soon"] {
+            #expect(refusal("display-wait", text) == "--display-wait must be from 0 to 600 seconds", "\(text)")
+        }
+        #expect(refusal("max-fps", "240") == nil && refusal("max-fps", "1") == nil && refusal("display-wait", "600") == nil)
+        #expect(refusal("rotation", "45") == "--rotation must be 0, 90, 180 or 270")
+        #expect(refusal("backend", "vnc") == "--backend must be auto, drm, fbdev, memory or wayland")
+        #expect(refusal("log-level", "loud") == "--log-level must be error, warning, notice, info or debug")
+        #expect(refusal("size", "800") == "--size must be WxH such as 1280x720")
+        #expect(refusal("frame-cache", "") == "--frame-cache must be a directory or none")
+        #expect(refusal("keymap", "") == "--keymap must be a layout such as de or de:nodeadkeys, or a keymap file's path")
+        #expect(refusal("sockett", "/s") == "unknown flag --sockett")
+        // The ranges are the settings file's.
+        #expect(Settings.maxFPSRange == 1...240 && Settings.displayWaitRange == 0...600)
+    }
+
     /// The fast path knows exactly the options ArgumentParser declares for `run`.
     @Test func theFastPathKnowsEveryDeclaredOption() throws {
         let result = try runTool(builtExecutable("skeletond"), ["--experimental-dump-help"])
@@ -104,6 +131,9 @@ struct RunFlagsTests {
         let fps = try runTool(builtExecutable("skeletond"), ["run", "--max-fps", "0", "--socket", "/tmp/unused.sock"])
         #expect(fps.status == 64)
         #expect(fps.err.contains("--max-fps must be from 1 to 240"), "\(fps.err)")
+        let words = try runTool(builtExecutable("skeletond"), ["run", "--max-fps", "sixty", "--socket", "/tmp/unused.sock"])
+        #expect(words.status == 64)
+        #expect(words.err.contains("--max-fps must be from 1 to 240"), "\(words.err)")
         let unknown = try runTool(builtExecutable("skeletond"), ["run", "--sockett", "/tmp/unused.sock"])
         #expect(unknown.status == 64)
         #expect(unknown.err.contains("Unknown option '--sockett'"), "\(unknown.err)")

@@ -52,14 +52,4 @@ struct ScalingTests {
         #expect(try loader.render(source, mode: .center, width: 9, height: 7).pixels == original)
         #expect(try loader.render(source, mode: .scaleToFill, width: 9, height: 7).pixels == original)
     }
-
-    /// A 600x200 logo into a 1080p box: printed, since tests build without optimisation.
-    @Test func logoIntoAFullHDBox() throws {
-        let (loader, source, directory) = Self.loader(PNGBytes.rgb(width: 600, height: 200) { x, y in UInt32(x &* 7 ^ y &* 13) & 0xFFFFFF })
-        defer { directory.remove() }
-        _ = try loader.load(source)
-        let clock = ContinuousClock()
-        let elapsed = try clock.measure { _ = try loader.render(source, mode: .scaleAspectFit, width: 1920, height: 1080) }
-        print("600x200 into 1920x1080 (scaleAspectFit), unoptimised test build: \(elapsed)")
-    }
 }

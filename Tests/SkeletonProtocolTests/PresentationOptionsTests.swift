@@ -88,6 +88,34 @@ struct PresentationOptionsTests {
         #expect(throws: ValidationError.self) { try OptionValues.progress("half") }
     }
 
+    /// A request's `animation` and a layout's `presentation.animation` are one object, read by
+    /// one decoder: the same values and the same refusals.
+    @Test(arguments: [
+        #"{"direction": "rightLeft", "duration": 2, "timing": "easeInOut", "autoreverse": true, "pause": 0.25, "space": "screen", "stagger": 0.1}"#,
+        #"{"duration": 0.5}"#, #"{}"#, #"{"duration": 0}"#, #"{"stagger": 61, "pause": -1}"#, #"{"direction": "leftToRight"}"#,
+        #"{"autoreverse": "yes"}"#, #"{"speed": 2}"#, #"[]"#,
+    ])
+    func anAnimationObjectIsReadAlikeInRequestsAndLayouts(animation: String) throws {
+        let request = RequestDecoder.decode(line: Array(#"{"command": "update", "animation": \#(animation)}"#.utf8))
+        let layout = LayoutLoader.load(text: Array(#"""
+            {"canvas": {"width": 10, "height": 10}, "presentation": {"animation": \#(animation)}, "root": {"kind": "view"}}
+            """#.utf8), file: "a.json")
+        switch (request, layout) {
+        case (.success(let request), .success(let layout)):
+            guard case .update(let update) = request.command else {
+                Issue.record("\(request)")
+                return
+            }
+            #expect(update.overrides.applied(to: Presentation()) == layout.presentation)
+        case (.failure(let failure), .failure(let error)):
+            let messages = error.issues.map(\.message)
+            #expect(!messages.isEmpty && messages.allSatisfy { failure.error.message.contains($0) },
+                    "\(failure.error.message) against \(messages)")
+        default:
+            Issue.record("the request gave \(request), the layout \(layout)")
+        }
+    }
+
     @Test func animationRangesAreReadAlikeEverywhere() throws {
         #expect(requestRefusal(#"{"command": "update", "animation": {"duration": 601}}"#)?.contains("601 is out of range: expected a number greater than 0, at most 600") == true)
         do { _ = try PresentationOptions.parse(["--duration", "601"]); Issue.record("accepted") } catch {

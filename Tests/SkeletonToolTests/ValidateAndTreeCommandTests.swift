@@ -87,8 +87,9 @@ struct ValidateCommandTests {
     }
 
     /// Small files that resolve to hundreds of millions of shapes (they took the daemon to 8 GB)
-    /// are refused with the path and the limit, in well under a second.
-    @Test func layoutsBeyondTheLimitsAreRefusedQuickly() throws {
+    /// are refused with the path and the limit. That the refusal costs a few nodes' work, not
+    /// one per shape, is `LimitTests`' to check (the census that refuses them counts its work).
+    @Test func layoutsBeyondTheLimitsAreRefused() throws {
         let scratch = try Scratch()
         let grid = try scratch.write("grid.json", #"""
             {"canvas": {"width": 16384, "height": 16384},
@@ -102,15 +103,13 @@ struct ValidateCommandTests {
             {"canvas": {"width": 100, "height": 1000}, "appearance": {"textLineHeight": 0.0001, "textLineSpacing": 0},
              "root": {"kind": "text", "lines": "auto"}}
             """#)
-        var result: CommandResult?
-        let elapsed = try ContinuousClock().measure { result = try scratch.skeletond(["validate", grid, tall, thin]) }
-        #expect(result?.status == 1, "\(result.map(String.init(describing:)) ?? "")")
-        #expect(result?.stderrLines == [
+        let result = try scratch.skeletond(["validate", grid, tall, thin])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderrLines == [
             "\(grid): root.children[0]: this grid resolves to 268435456 items; the limit is 4096 items per grid",
             "\(tall): root.children[0]: this text node resolves to 40000000 lines; the limit is 4096 lines per text node",
             "\(thin): root: this text node resolves to 10000000 lines; the limit is 4096 lines per text node",
         ])
-        #expect(elapsed < .seconds(2))
     }
 }
 

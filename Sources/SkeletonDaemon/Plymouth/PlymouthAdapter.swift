@@ -51,12 +51,12 @@ struct PlymouthAdapter {
                 return .command(.shutdown(mode), answer: acknowledged)
             }
         case .systemUpdate:
-            guard let value = Int(request.text), (0...100).contains(value) else {
-                logger.limited(.warning, key: "plymouth system-update", "plymouth: system-update progress \"\(request.text)\" is not a whole number from 0 to 100; ignored")
+            guard let value = ProgressValue.percent(parsing: request.text) else {
+                logger.limited(.warning, key: "plymouth system-update", "plymouth: system-update progress \"\(request.text)\" is not \(ProgressValue.percentRequirement); ignored")
                 return .answer(.ack)
             }
             notes.progress = value
-            return .command(.update(UpdateRequest(progress: .fraction(Double(value) / 100), keep: true)), answer: acknowledged)
+            return .command(.update(UpdateRequest(progress: .percent(value), keep: true)), answer: acknowledged)
         case .systemInitialized:
             notes.systemInitialized = true
         case .showMessage:

@@ -7,7 +7,7 @@ import SkeletonProtocol
 enum PsplashAdapter {
     static func command(for line: PsplashCommand) -> Command {
         switch line {
-        case .progress(let value): return .update(UpdateRequest(progress: .fraction(Double(value) / 100), keep: true))
+        case .progress(let value): return .update(UpdateRequest(progress: .percent(value), keep: true))
         case .message(let text): return .update(UpdateRequest(message: text, keep: true))
         case .quit: return .hide(HideRequest())
         }

@@ -64,11 +64,14 @@ public struct RunFlags: Sendable, Equatable {
                                    "display-wait", "max-fps", "rotation", "log-level", "frame-cache", "keymap"]
 
     /// Flags from their long names (without the dashes) and texts, as given: the flags, or the
-    /// refusal of the first name that is not a flag or text that is not one of its values.
+    /// refusal of the first name that is not a flag or text that is not one of its values, with
+    /// the text given.
     public static func parse(_ given: [(name: String, text: String)]) -> Result<RunFlags, RunFlagError> {
         var flags = RunFlags()
         for (name, text) in given {
-            if let refusal = flags.set(name, text) { return .failure(refusal) }
+            // The text given is named, as the command line's own refusals name it.
+            guard let refusal = flags.set(name, text) else { continue }
+            return .failure(longNames.contains(name) ? RunFlagError(refusal.description + ", not \"\(text)\"") : refusal)
         }
         return .success(flags)
     }

@@ -9,6 +9,7 @@ import Testing
         let begun = wait.noDisplay(now: 0, waitSeconds: 5)
         #expect(begun, "the wait begins: said")
         #expect(wait.deadline == 5)
+        #expect(wait.since == 0)
         var looks: [Double] = []
         var now = 0.0
         for _ in 0..<7 {

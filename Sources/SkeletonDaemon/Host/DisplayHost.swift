@@ -53,8 +53,6 @@ final class DisplayHost {
     /// away is waited for however long it takes, never replaced by memory. (A display server that
     /// goes is `display.wayland.whenGone`'s to decide.)
     private var hadDisplay = false
-    /// Since when no display is open while one is waited for; for `status`.
-    private(set) var waitingSince: Double?
     var firstFrameShown = false
     /// The open display's monitors coming and going (DRM only).
     private var hotplug: OutputHotplug?
@@ -100,7 +98,6 @@ final class DisplayHost {
         } else if provider.watchDescriptor != nil {
             // inotify catches a new card node; timed retries (backing off to 8 s) catch a card
             // whose connectors were not probed yet when its node appeared.
-            if waitingSince == nil { waitingSince = clock.now }
             if wait.noDisplay(now: clock.now, waitSeconds: settings.displayWaitSeconds) {
                 logger.notice("no display yet; waiting up to \(JSONValue.formatNumber(settings.displayWaitSeconds)) s for one to appear")
             }
@@ -120,7 +117,6 @@ final class DisplayHost {
         compositors = d.outputs.map { OutputCompositor(output: $0, sprites: sprites) }
         listenForHotplug(on: d)
         wait.attached()
-        waitingSince = nil
         if d is DRMDisplay || d is FramebufferDisplay { hadDisplay = true }
         for o in d.outputs { logger.info("output \(o.name): \(o.size) (\(d.backendName))") }
         start.displayAttached(outputs: d.outputs)
@@ -389,7 +385,7 @@ final class DisplayHost {
 
     /// Why nothing is shown while no display is open and one is waited for.
     var waitingReason: String? {
-        guard display == nil, let waitingSince else { return nil }
+        guard display == nil, let waitingSince = wait.since else { return nil }
         return "no display: waiting for one since \(JSONValue.formatNumber(((clock.now - waitingSince) * 10).rounded() / 10)) s"
             + (hadDisplay ? " (the card went away)" : "")
     }

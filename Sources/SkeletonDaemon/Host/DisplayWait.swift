@@ -8,6 +8,8 @@ struct DisplayWait: Equatable {
     /// When the wait runs out (`display-wait`).
     private(set) var deadline: Double?
     private var begun = false
+    /// Since when no display is open (for `status`).
+    private(set) var since: Double?
 
     static let firstInterval = 0.5
     static let longestInterval = 8.0
@@ -15,6 +17,7 @@ struct DisplayWait: Equatable {
     /// No display could be opened at `now`: the next look is due after the interval, which
     /// doubles. True when the wait begins now (and is to be said); it begins once.
     mutating func noDisplay(now: Double, waitSeconds: Double) -> Bool {
+        if since == nil { since = now }
         retryAt = now + retryInterval
         retryInterval = min(retryInterval * 2, Self.longestInterval)
         guard deadline == nil, !begun else { return false }

@@ -46,6 +46,9 @@ BLACK_LIMIT = 1.5
 # The browser's first frame, where its window maps before the skeleton's is made again over it:
 # none in most runs, one screenshot (about 30 ms) on a loaded machine.
 FLASH_LIMIT = 0.15
+# A flash seen in one screenshot alone lasted at most until the next screenshot, which a loaded
+# machine takes later (grim's interval grows from 30 ms to a few hundred): that interval bounds it.
+ONE_SHOT_LIMIT = 0.5
 
 
 def classify(width: int, height: int, rgb: bytes) -> str:
@@ -217,8 +220,9 @@ def expect_sequence(c: Checks, name: str, timeline, final: str):
             bool(body) and body[0][0] == "skeleton" and after == [final], describe(timeline))
     c.check(f"{name}: the compositor's start (its black, its first partial frames) at most {BLACK_LIMIT} s", lead <= BLACK_LIMIT,
             f"{lead:.2f} s")
-    c.check(f"{name}: the browser's first frame over the skeleton at most {FLASH_LIMIT} s", flash <= FLASH_LIMIT,
-            f"{flash:.2f} s in {len(flashes)} flash(es)")
+    shots = sum(n for *_, n in flashes)
+    c.check(f"{name}: the browser's first frame over the skeleton at most {FLASH_LIMIT} s (or one screenshot, at most {ONE_SHOT_LIMIT} s apart)",
+            flash <= FLASH_LIMIT or (shots == 1 and flash <= ONE_SHOT_LIMIT), f"{flash:.2f} s in {len(flashes)} flash(es), {shots} screenshot(s)")
     print(f"  figure: {name}: compositor's start {lead:.2f} s; the browser's map before the skeleton was over it again: {flash:.2f} s")
     return runs
 

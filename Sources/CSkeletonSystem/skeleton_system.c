@@ -6,6 +6,7 @@
 #include <link.h>
 #include <linux/fb.h>
 #include <linux/kd.h>
+#include <linux/vt.h>
 #include <linux/netlink.h>
 #include <sys/ioctl.h>
 #include <fcntl.h>
@@ -143,12 +144,16 @@ int sk_unix_datagram_bind(const char *path) {
     return fd;
 }
 
-int sk_signalfd(void) {
+int sk_signalfd(int vt_signals) {
     sigset_t mask;
     sigemptyset(&mask);
     sigaddset(&mask, SIGTERM);
     sigaddset(&mask, SIGINT);
     sigaddset(&mask, SIGHUP);
+    if (vt_signals) {
+        sigaddset(&mask, SIGUSR1);
+        sigaddset(&mask, SIGUSR2);
+    }
     if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0) return -1;
     signal(SIGPIPE, SIG_IGN);
     return signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
@@ -414,3 +419,29 @@ int sk_kd_is_graphics(int fd) {
 int sk_kd_set_graphics(int fd, int graphics) {
     return ioctl(fd, KDSETMODE, (unsigned long)(graphics ? KD_GRAPHICS : KD_TEXT));
 }
+
+int sk_vt_active(int fd) {
+    struct vt_stat state;
+    memset(&state, 0, sizeof state);
+    if (ioctl(fd, VT_GETSTATE, &state) < 0) return -1;
+    return (int)state.v_active;
+}
+
+static int set_vt_mode(int fd, char mode) {
+    struct vt_mode vt;
+    memset(&vt, 0, sizeof vt);
+    vt.mode = mode;
+    if (mode == VT_PROCESS) {
+        vt.relsig = SIGUSR1;
+        vt.acqsig = SIGUSR2;
+    }
+    return ioctl(fd, VT_SETMODE, &vt);
+}
+
+int sk_vt_set_process_mode(int fd) { return set_vt_mode(fd, VT_PROCESS); }
+
+int sk_vt_set_auto_mode(int fd) { return set_vt_mode(fd, VT_AUTO); }
+
+int sk_vt_release(int fd) { return ioctl(fd, VT_RELDISP, 1); }
+
+int sk_vt_acknowledge_acquire(int fd) { return ioctl(fd, VT_RELDISP, VT_ACKACQ); }

@@ -53,6 +53,8 @@ package final class FakeDRMDevice: DRMDouble, @unchecked Sendable {
     package var masterHeldByAnother = false
     /// drmSetMaster calls, answered or not.
     package private(set) var masterRequests = 0
+    /// drmDropMaster calls.
+    package private(set) var masterDrops = 0
     /// Mode sets and flips, as "setCrtc 1920x1080 fb 3" and "pageFlip fb 4".
     package private(set) var calls: [String] = []
     /// Page flips asked for while one was pending on the same CRTC.
@@ -229,7 +231,10 @@ package final class FakeDRMDevice: DRMDouble, @unchecked Sendable {
         return masterHeldByAnother ? EBUSY : nil
     }
     package func isMaster() -> Bool { !masterHeldByAnother }
-    package func dropMaster() -> Int32? { nil }
+    package func dropMaster() -> Int32? {
+        masterDrops += 1
+        return nil
+    }
     package func closeFramebuffer(_ id: UInt32) -> Int32? { ENOTTY }
     package func waitReadable(milliseconds: Int32) -> Bool { !pendingFlips.isEmpty }
     package func panelOrientation(connector: UInt32) -> Int? { nil }

@@ -146,9 +146,10 @@ package enum SystemCalls {
 
     // MARK: signals, timers, directory watches
 
-    /// Blocks SIGTERM, SIGINT and SIGHUP and returns a signalfd(2) for them (`sk_signalfd`).
-    package static func signalDescriptor() throws(Errno) -> FileDescriptor {
-        FileDescriptor(rawValue: try retryingOnInterrupt("signalfd") { sk_signalfd() })
+    /// Blocks SIGTERM, SIGINT and SIGHUP and returns a signalfd(2) for them (`sk_signalfd`);
+    /// with `vtSignals`, SIGUSR1 and SIGUSR2 too (`vtReleaseSignal`, `vtAcquireSignal`).
+    package static func signalDescriptor(vtSignals: Bool = false) throws(Errno) -> FileDescriptor {
+        FileDescriptor(rawValue: try retryingOnInterrupt("signalfd") { sk_signalfd(vtSignals ? 1 : 0) })
     }
 
     /// ppoll(2) over `first` (when given) and `watches` until `deadline` on CLOCK_MONOTONIC
@@ -247,6 +248,10 @@ package enum SystemCalls {
 
     package static let hangUpSignal = SIGHUP
     package static let terminationSignal = SIGTERM
+    /// What a VT in VT_PROCESS mode sends to ask for a switch away (`setProcessMode`).
+    package static let vtReleaseSignal = SIGUSR1
+    /// What a VT in VT_PROCESS mode sends when it is switched back to.
+    package static let vtAcquireSignal = SIGUSR2
 
     // MARK: framebuffers and the console
 
@@ -303,6 +308,41 @@ package enum SystemCalls {
     /// KDSETMODE KD_GRAPHICS (the console stops drawing) or KD_TEXT (it redraws its text).
     package static func setConsoleGraphics(_ fd: FileDescriptor, _ graphics: Bool) throws(Errno) {
         _ = try retryingOnInterrupt("KDSETMODE") { sk_kd_set_graphics(fd.rawValue, graphics ? 1 : 0) }
+    }
+
+    // MARK: virtual terminals
+
+    /// open(2) of a console (`/dev/tty0`, `/dev/ttyN`) for reading and writing, with O_NOCTTY:
+    /// it never becomes the daemon's controlling terminal.
+    package static func openConsole(_ path: String) throws(Errno) -> FileDescriptor {
+        FileDescriptor(rawValue: try retryingOnInterrupt("open \(path)") { open(path, O_RDWR | O_CLOEXEC | O_NOCTTY) })
+    }
+
+    /// VT_GETSTATE (`sk_vt_active`): the number of the VT shown now (1 for tty1).
+    package static func activeVT(_ fd: FileDescriptor) throws(Errno) -> Int {
+        Int(try retryingOnInterrupt("VT_GETSTATE") { sk_vt_active(fd.rawValue) })
+    }
+
+    /// VT_SETMODE with `mode = VT_PROCESS`, `relsig = SIGUSR1`, `acqsig = SIGUSR2`
+    /// (`sk_vt_set_process_mode`) on the VT `fd` is open on: a switch away waits for this
+    /// process's `releaseVT`.
+    package static func setVTProcessMode(_ fd: FileDescriptor) throws(Errno) {
+        _ = try retryingOnInterrupt("VT_SETMODE VT_PROCESS") { sk_vt_set_process_mode(fd.rawValue) }
+    }
+
+    /// VT_SETMODE with `mode = VT_AUTO` (`sk_vt_set_auto_mode`): the kernel switches by itself.
+    package static func setVTAutoMode(_ fd: FileDescriptor) throws(Errno) {
+        _ = try retryingOnInterrupt("VT_SETMODE VT_AUTO") { sk_vt_set_auto_mode(fd.rawValue) }
+    }
+
+    /// VT_RELDISP 1 (`sk_vt_release`): the switch away that SIGUSR1 asked for goes on.
+    package static func releaseVT(_ fd: FileDescriptor) throws(Errno) {
+        _ = try retryingOnInterrupt("VT_RELDISP 1") { sk_vt_release(fd.rawValue) }
+    }
+
+    /// VT_RELDISP VT_ACKACQ (`sk_vt_acknowledge_acquire`): the switch back is acknowledged.
+    package static func acknowledgeVTAcquire(_ fd: FileDescriptor) throws(Errno) {
+        _ = try retryingOnInterrupt("VT_RELDISP VT_ACKACQ") { sk_vt_acknowledge_acquire(fd.rawValue) }
     }
 
     // MARK: time and the process

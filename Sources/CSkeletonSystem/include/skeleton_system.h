@@ -25,8 +25,9 @@ int sk_notify(const char *socket_path, const char *message);
 /* A bound, nonblocking Unix datagram socket (to receive sd_notify messages in tests). */
 int sk_unix_datagram_bind(const char *path);
 
-/* Blocks SIGTERM, SIGINT, SIGHUP (and ignores SIGPIPE), then returns a nonblocking signalfd for the three. */
-int sk_signalfd(void);
+/* Blocks SIGTERM, SIGINT, SIGHUP (and ignores SIGPIPE), then returns a nonblocking signalfd for the three;
+   with `vt_signals`, SIGUSR1 and SIGUSR2 too (a VT in VT_PROCESS mode asks with them: sk_vt_set_process_mode). */
+int sk_signalfd(int vt_signals);
 /* Reads one signal from a signalfd: its number, 0 when none is queued, -1 on error. */
 int sk_read_signal(int fd);
 
@@ -101,5 +102,18 @@ int sk_fb_pan(int fd, uint32_t xoffset, uint32_t yoffset);
 int sk_kd_is_graphics(int fd);
 /* KDSETMODE KD_GRAPHICS (graphics != 0) or KD_TEXT. */
 int sk_kd_set_graphics(int fd, int graphics);
+
+
+/* VT_GETSTATE on a console descriptor (/dev/tty0): the active VT's number (1 for tty1), -1 on error. */
+int sk_vt_active(int fd);
+/* VT_SETMODE VT_PROCESS on the VT `fd` is open on: a switch away asks this process with
+   SIGUSR1 (answered by sk_vt_release), a switch back tells it with SIGUSR2 (sk_vt_acknowledge_acquire). */
+int sk_vt_set_process_mode(int fd);
+/* VT_SETMODE VT_AUTO: the kernel switches away from this VT without asking anyone. */
+int sk_vt_set_auto_mode(int fd);
+/* VT_RELDISP 1: the switch away asked for may go on. */
+int sk_vt_release(int fd);
+/* VT_RELDISP VT_ACKACQ: the switch back to this VT is acknowledged. */
+int sk_vt_acknowledge_acquire(int fd);
 
 #endif

@@ -60,6 +60,9 @@ final class DisplayHost {
     private var arrivals: [String: Double] = [:]
     /// The start layout's first frame: the boot record, the frame cache (DisplayHost+StartFrames.swift).
     let start: StartFrames
+    /// VT switches while a DRM card is held (VTSwitch.swift); nil where no VT is to be touched
+    /// (a daemon on a stepped loop, which no VT signal reaches).
+    var vtSwitch: VTSwitch?
 
     init(settings: Settings, logger: Logger, clock: any MonotonicClock, provider: any DisplayProvider, start: StartFrames,
          mark: @escaping (String) -> Void) {
@@ -118,6 +121,16 @@ final class DisplayHost {
         listenForHotplug(on: d)
         wait.attached()
         if d is DRMDisplay || d is FramebufferDisplay { hadDisplay = true }
+        if d is DRMDisplay {
+            // Opened while another VT is shown (a show between a hide and the switch back):
+            // master is dropped at once; the switch back takes it.
+            if vtSwitch?.engage(log: { logger.warning($0) }) == false {
+                d.release(retainingPicture: true)
+                released = true
+            }
+        } else {
+            vtSwitch?.disengage()
+        }
         for o in d.outputs { logger.info("output \(o.name): \(o.size) (\(d.backendName))") }
         start.displayAttached(outputs: d.outputs)
         onAttach()
@@ -223,7 +236,7 @@ final class DisplayHost {
     /// `masterRetryInterval`, said once when it took the card and once when it is back). Not
     /// after `deactivate`: the display is the app's then.
     private func takeBackIfDue(now: Double) {
-        guard !deactivated, let display else {
+        guard !deactivated, vtSwitch?.away != true, let display else {
             takeBackAt = nil
             return
         }
@@ -377,11 +390,16 @@ final class DisplayHost {
 
     /// A frame is owed to a waiting `show --wait` only by a display that can show it.
     var unshowableReason: String? {
+        if let away = vtSwitch?.awayReason { return away }
         guard let display else { return waitingReason }
         if released { return display.problem ?? "the display was handed over" }
         if display.outputs.isEmpty { return "no monitor is connected" }
         return display.problem
     }
+
+    /// What `status` reports as the display's problem: another VT shown, the display's own, or
+    /// the wait for one.
+    var problem: String? { vtSwitch?.awayReason ?? display?.problem ?? waitingReason }
 
     /// Why nothing is shown while no display is open and one is waited for.
     var waitingReason: String? {
@@ -399,9 +417,32 @@ final class DisplayHost {
 
     /// `hide --retain`: the last frame stays, master is dropped; a later show dissolves from it.
     func release(retainingPicture: Bool) {
+        vtSwitch?.disengage()
         for c in compositors { c.keepShadowAsBeneath() }
         display?.release(retainingPicture: retainingPicture)
         released = true
+    }
+
+    // MARK: VT switches
+
+    /// SIGUSR1 from the VT the skeleton shows on: another VT is asked for. DRM master is dropped
+    /// (the frame left for the kernel's console to replace with its own mode set), then the
+    /// switch allowed; nothing is drawn until the switch back.
+    func vtSwitchAwayAsked() {
+        guard let vtSwitch, vtSwitch.switchAwayAsked() else { return }
+        if let display, display is DRMDisplay, !released {
+            display.release(retainingPicture: true)
+            released = true
+        }
+        vtSwitch.allowSwitch()
+        logger.info("VT switch: another VT is shown; DRM master dropped until the switch back")
+    }
+
+    /// SIGUSR2: the skeleton's VT is shown again: master is taken back and the whole frame drawn.
+    func vtSwitchedBack() {
+        guard let vtSwitch, vtSwitch.switchedBack(), !deactivated else { return }
+        logger.info("VT switch: back on the skeleton's VT")
+        if reacquire() { onAttach() }
     }
 
     /// The skeleton is fading out: the console is what it fades to.
@@ -410,6 +451,7 @@ final class DisplayHost {
     /// A hide: the console comes back, and the device is let go entirely (master, buffers,
     /// descriptor), so the next program finds it free. A later show opens it again.
     func close() {
+        vtSwitch?.disengage()
         guard let d = display else { return }
         if d is MemoryDisplay {
             // Nothing to hand over in memory: it shows what lies beneath until the next show.
@@ -448,6 +490,8 @@ final class DisplayHost {
     @discardableResult
     func reacquire(quietly: Bool = false) -> Bool {
         guard !deactivated else { return false }
+        // Not while another VT is shown: the switch back takes the display (`vtSwitchedBack`).
+        if let vtSwitch, display == nil || display is DRMDisplay, !vtSwitch.engage(log: { logger.warning($0) }) { return false }
         guard let display else {
             open()
             return true
@@ -467,6 +511,7 @@ final class DisplayHost {
 
     /// At exit: the console comes back (or the retained frame stays) and the device is closed.
     func shutdown(retained: Bool) {
+        vtSwitch?.disengage()
         guard let display else { return }
         if !released { display.release(retainingPicture: false) }
         if retained { logger.info("exiting with the frame retained: it stays on kernels with DRM CLOSEFB (6.8 and later)") }

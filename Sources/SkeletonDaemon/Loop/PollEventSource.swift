@@ -1,14 +1,14 @@
 import SkeletonSettings
 import SkeletonSystem
-/// The real loop: ppoll(2) over the watched descriptors and a signalfd for SIGTERM, SIGINT and
-/// SIGHUP, with its timeout worked out from CLOCK_MONOTONIC (the `SystemClock`'s time base) at
+/// The real loop: ppoll(2) over the watched descriptors and a signalfd for SIGTERM, SIGINT,
+/// SIGHUP and the VT's SIGUSR1 and SIGUSR2 (`VTSwitch`), with its timeout worked out from CLOCK_MONOTONIC (the `SystemClock`'s time base) at
 /// the call: one system call a wait.
 public final class PollEventSource: EventSource {
     private let signalFD: FileDescriptor
 
-    /// Blocks the three signals for the process and takes them through a signalfd.
+    /// Blocks the five signals for the process and takes them through a signalfd.
     public init() throws(Errno) {
-        signalFD = try SystemCalls.signalDescriptor()
+        signalFD = try SystemCalls.signalDescriptor(vtSignals: true)
     }
 
     deinit {

@@ -26,11 +26,18 @@ public final class SteppedEventSource: EventSource {
         self.work = work
     }
 
+    /// Signals a test sent (`deliver`), returned by the next wait as the signalfd's would be.
+    private var signals: [Int32] = []
+
+    /// Queues `signal` for the loop, as the kernel would send it to the process.
+    public func deliver(_ signal: Int32) { signals.append(signal) }
+
     public func wait(for watches: [Watch], until deadline: Double?) -> [Readiness] {
         self.watches = watches
         self.deadline = deadline
         waits += 1
-        let ready = readiness(of: watches).map { Readiness.descriptor($0.descriptor, $0.events) }
+        let ready = signals.map { Readiness.signal($0) } + readiness(of: watches).map { Readiness.descriptor($0.descriptor, $0.events) }
+        signals = []
         asleep = ready.isEmpty
         return ready
     }
@@ -43,7 +50,7 @@ public final class SteppedEventSource: EventSource {
 
     /// Whether the real loop, asleep in its last wait, would wake at `now`.
     public func wakes(at now: Double) -> Bool {
-        if !asleep || work?.hasFinished == true { return true }
+        if !asleep || work?.hasFinished == true || !signals.isEmpty { return true }
         if let deadline, deadline <= now { return true }
         return !readiness(of: watches).isEmpty
     }

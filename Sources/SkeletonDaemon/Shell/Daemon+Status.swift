@@ -26,7 +26,7 @@ extension Daemon {
             var resolver = LayoutResolver(layout: look.layout, content: look.content)
             status.content = Self.contentInForce(resolver.resolve().root)
         }
-        status.problem = host.display?.problem ?? host.waitingReason
+        status.problem = host.problem
         status.plymouth = inlets.plymouthAdapter?.notes
         status.outputs = host.compositors.map { c in
             var o = c.output.status

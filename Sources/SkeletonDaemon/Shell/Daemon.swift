@@ -35,7 +35,9 @@ public final class Daemon {
     /// boot record and the frame cache), shared with a DRM provider. `initramfs`: started in the
     /// initramfs (nil: as `SKELETOND_INITRAMFS` says). `transport`: the control connections'
     /// (nil: the socket of the settings). `work`: where pictures, texts and snapshots are made
-    /// (nil: a worker thread; tests pass a `SteppedWork`).
+    /// (nil: a worker thread; tests pass a `SteppedWork`). VT switches are answered on the
+    /// kernel's VTs with the real loop only: no VT signal reaches a stepped one, and a VT in
+    /// VT_PROCESS mode nobody answers would hold switches (tests set `host.vtSwitch` themselves).
     public init(settingsSource: SettingsSource, settings: Settings, logger: Logger, clock: any MonotonicClock = SystemClock(),
                 provider: any DisplayProvider = MemoryDisplayProvider(), start: StartFrames = StartFrames(),
                 events: (any EventSource)? = nil, transport: (any ControlTransport)? = nil, initramfs: Bool? = nil,
@@ -72,6 +74,7 @@ public final class Daemon {
             loop.running = false
         }
         host.keepsWaitingForCard = config.initramfs
+        host.vtSwitch = events == nil ? VTSwitch(terminals: KernelTerminals()) : nil
         start.startedInInitramfs = config.initramfs
         wirePrompts()
         host.sprites = offLoop.sprites
@@ -397,7 +400,11 @@ public final class Daemon {
     }
 
     func handleSignal(_ signal: Int32) {
-        if signal == SystemCalls.hangUpSignal {
+        if signal == SystemCalls.vtReleaseSignal {
+            host.vtSwitchAwayAsked()
+        } else if signal == SystemCalls.vtAcquireSignal {
+            host.vtSwitchedBack()
+        } else if signal == SystemCalls.hangUpSignal {
             logger.info("SIGHUP: reloading")
             reloadInTurn()
         } else if screen.goingDown != nil {

@@ -1,0 +1,119 @@
+import SkeletonSystem
+
+/// The kernel's virtual terminals, as `VTSwitch` uses them: the seam process tests replace
+/// (real VT ioctls would switch the test machine's own console).
+protocol VirtualTerminals: AnyObject {
+    /// The number of the VT shown now (VT_GETSTATE on /dev/tty0); nil without VTs.
+    func active() -> Int?
+    /// VT_SETMODE VT_PROCESS on VT `number`: a switch away sends SIGUSR1 and waits for
+    /// `release`; a switch back sends SIGUSR2.
+    func setProcessMode(_ number: Int) throws(Errno)
+    /// VT_SETMODE VT_AUTO on VT `number`: the kernel switches without asking.
+    func setAutoMode(_ number: Int)
+    /// VT_RELDISP 1: the switch away goes on.
+    func release(_ number: Int)
+    /// VT_RELDISP VT_ACKACQ: the switch back is acknowledged.
+    func acknowledgeAcquire(_ number: Int)
+}
+
+/// The real VTs: /dev/tty0 to ask which is shown, /dev/ttyN (opened once, O_NOCTTY) for the
+/// rest; every call through `SystemCalls`.
+final class KernelTerminals: VirtualTerminals {
+    private var consoles: [Int: FileDescriptor] = [:]
+
+    deinit { for fd in consoles.values { fd.close() } }
+
+    func active() -> Int? {
+        guard let fd = try? SystemCalls.openConsole("/dev/tty0") else { return nil }
+        defer { fd.close() }
+        return try? SystemCalls.activeVT(fd)
+    }
+
+    private func console(_ number: Int) throws(Errno) -> FileDescriptor {
+        if let fd = consoles[number] { return fd }
+        let fd = try SystemCalls.openConsole("/dev/tty\(number)")
+        consoles[number] = fd
+        return fd
+    }
+
+    func setProcessMode(_ number: Int) throws(Errno) { try SystemCalls.setVTProcessMode(try console(number)) }
+    func setAutoMode(_ number: Int) { if let fd = try? console(number) { try? SystemCalls.setVTAutoMode(fd) } }
+    func release(_ number: Int) { if let fd = try? console(number) { try? SystemCalls.releaseVT(fd) } }
+    func acknowledgeAcquire(_ number: Int) { if let fd = try? console(number) { try? SystemCalls.acknowledgeVTAcquire(fd) } }
+}
+
+/// VT switches while the skeleton holds a DRM card (as Plymouth's ply-terminal does): the VT it
+/// shows on is in VT_PROCESS mode while the display is held, so that a switch away (Ctrl+Alt+F2,
+/// `chvt 2`) asks first: DRM master is dropped, then the switch allowed (VT_RELDISP 1), and the
+/// kernel's console sets its mode; a switch back is acknowledged (VT_ACKACQ) and the host takes
+/// master again and draws the whole frame. Whenever the display is let go for good (hide,
+/// `deactivate`, exit) the VT is put back to VT_AUTO: a hidden or dead daemon never holds a switch.
+///
+/// DRM only: a Wayland window's compositor owns the VTs; the fbdev backend has no master to hand
+/// over (the console and the skeleton share one framebuffer) and is left to VT_AUTO.
+final class VTSwitch {
+    let terminals: any VirtualTerminals
+    /// The VT the skeleton shows on: the one active when the display was first held.
+    private(set) var home: Int?
+    /// In VT_PROCESS mode now.
+    private(set) var engaged = false
+    /// Another VT is shown: nothing is drawn, and the display waits for the switch back.
+    private(set) var away = false
+
+    init(terminals: any VirtualTerminals) {
+        self.terminals = terminals
+    }
+
+    /// The display is held (or about to be): the home VT is put into VT_PROCESS mode. False
+    /// while another VT is shown (the display must not be taken: the switch back says when).
+    func engage(log: (String) -> Void) -> Bool {
+        if home == nil { home = terminals.active() }
+        guard let home else { return true }
+        if away, terminals.active() == home { away = false }
+        if !engaged {
+            do {
+                try terminals.setProcessMode(home)
+                engaged = true
+            } catch {
+                log("VT switches: cannot put tty\(home) into VT_PROCESS mode (\(error)); a switch to another VT may not show its console")
+            }
+        }
+        return !away
+    }
+
+    /// The display is let go for good: the home VT goes back to VT_AUTO.
+    func disengage() {
+        guard engaged, let home else { return }
+        terminals.setAutoMode(home)
+        engaged = false
+    }
+
+    /// SIGUSR1: another VT is asked for. True when the display must be let go now, after which
+    /// `allowSwitch` lets the switch go on; false for a signal that is not ours to answer.
+    func switchAwayAsked() -> Bool {
+        guard engaged, !away, home != nil else { return false }
+        away = true
+        return true
+    }
+
+    /// After the display was let go (DRM master dropped): VT_RELDISP 1.
+    func allowSwitch() {
+        if let home { terminals.release(home) }
+    }
+
+    /// SIGUSR2: the home VT is shown again. True when the display is to be taken back.
+    func switchedBack() -> Bool {
+        guard engaged, let home else { return false }
+        terminals.acknowledgeAcquire(home)
+        let wasAway = away
+        away = false
+        return wasAway
+    }
+
+    /// For `status`: which VT is shown instead of the skeleton's, while it is.
+    var awayReason: String? {
+        guard away, let home else { return nil }
+        let shown = terminals.active().map { "tty\($0)" } ?? "another"
+        return "another VT (\(shown)) is shown; the skeleton comes back when tty\(home) is"
+    }
+}

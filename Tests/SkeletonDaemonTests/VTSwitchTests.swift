@@ -1,0 +1,145 @@
+import Foundation
+@testable import SkeletonDaemon
+import SkeletonDisplayDoubles
+import SkeletonSystem
+import Testing
+
+/// VTs in memory: which one is shown, and what the daemon asked of them, in order.
+final class MemoryTerminals: VirtualTerminals {
+    var shown: Int? = 1
+    private(set) var log: [String] = []
+    /// Called at VT_RELDISP 1, before the switch goes on (to look at the card then).
+    var onRelease: () -> Void = {}
+
+    func active() -> Int? { shown }
+    func setProcessMode(_ number: Int) throws(Errno) { log.append("process \(number)") }
+    func setAutoMode(_ number: Int) { log.append("auto \(number)") }
+    func release(_ number: Int) {
+        onRelease()
+        log.append("release \(number)")
+    }
+    func acknowledgeAcquire(_ number: Int) { log.append("acquire \(number)") }
+}
+
+/// VT switches while the skeleton shows on a DRM card (issue 48, item 3), on a card in memory
+/// and VTs in memory: the switch's signals are delivered to the loop as the kernel sends them.
+@Suite(.serialized) struct VTSwitchTests {
+    let skeletonBar: UInt32 = 0x2C3E50
+
+    func daemon(on card: CardFaultTests.Card, _ terminals: MemoryTerminals) throws -> SteppedDaemon {
+        try SteppedDaemon(layouts: ["simple": TestLayouts.simpleText], start: "simple", drmCard: card.path, terminals: terminals)
+    }
+
+    @Test func aSwitchAwayHandsTheVTItsConsoleAndTheSwitchBackDrawsTheWholeFrame() throws {
+        let card = try CardFaultTests.Card()
+        let device = try #require(card.device)
+        let terminals = MemoryTerminals()
+        let d = try daemon(on: card, terminals)
+        d.step(to: d.clock.now + 0.5)
+        #expect(terminals.log == ["process 1"], "the VT the skeleton shows on asks before a switch")
+        #expect(device.pixel(x: 0, y: 0).map { $0 & 0xFF_FFFF } == skeletonBar)
+
+        var dropsAtRelease: Int?
+        terminals.onRelease = { dropsAtRelease = device.masterDrops }
+        d.events.deliver(SystemCalls.vtReleaseSignal)
+        d.step(to: d.clock.now + 0.01)
+        #expect(terminals.log.last == "release 1", "the switch is allowed")
+        #expect(dropsAtRelease == 1, "DRM master dropped before the switch goes on: the console's mode set is not refused")
+        terminals.shown = 2
+
+        let callsAway = device.calls.count
+        let asksAway = device.masterRequests
+        d.step(to: d.clock.now + 5)
+        #expect(device.calls.count == callsAway, "no flip nor mode set while another VT is shown")
+        #expect(device.masterRequests == asksAway, "master is not asked for: the VT is not ours")
+        let client = try d.connect()
+        let status = try #require(d.request(client, #"{"command": "status"}"#))
+        #expect(status["problem"]?.stringValue == "another VT (tty2) is shown; the skeleton comes back when tty1 is", "\(status)")
+        _ = d.request(client, ##"{"command": "update", "tint": "#ff0000"}"##)
+        d.step(to: d.clock.now + 1)
+        #expect(device.calls.count == callsAway && device.masterRequests == asksAway, "an update waits for the switch back")
+
+        terminals.shown = 1
+        d.events.deliver(SystemCalls.vtAcquireSignal)
+        d.step(to: d.clock.now + 0.05)
+        #expect(terminals.log.last == "acquire 1", "the switch back is acknowledged")
+        #expect(device.masterRequests == asksAway + 1, "master taken back at once")
+        #expect(device.calls.dropFirst(callsAway).first?.hasPrefix("setCrtc 200x100") == true, "the mode is set again, on a whole frame: \(device.calls.dropFirst(callsAway).prefix(2))")
+        #expect(device.pixel(x: 0, y: 0).map { $0 & 0xFF_FFFF } != nil)
+        #expect(d.daemon.host.problem == nil)
+        d.step(to: d.clock.now + 2)
+        #expect(device.calls.dropFirst(callsAway).contains { $0.hasPrefix("pageFlip") }, "the skeleton animates again: \(device.calls.dropFirst(callsAway))")
+    }
+
+    @Test func theVTIsPutBackToAutoWheneverTheDisplayIsLetGo() throws {
+        let card = try CardFaultTests.Card()
+        let terminals = MemoryTerminals()
+        let d = try daemon(on: card, terminals)
+        d.step(to: d.clock.now + 0.3)
+        let client = try d.connect()
+        _ = d.request(client, #"{"command": "hide", "transition": {"kind": "none"}}"#)
+        d.step(to: d.clock.now + 0.3)
+        #expect(terminals.log == ["process 1", "auto 1"], "hide")
+        _ = d.request(client, #"{"command": "show", "transition": {"kind": "none"}}"#)
+        d.step(to: d.clock.now + 0.3)
+        #expect(terminals.log.last == "process 1", "shown again")
+        _ = d.request(client, #"{"command": "hide", "retain": true}"#)
+        d.step(to: d.clock.now + 0.3)
+        #expect(terminals.log.last == "auto 1", "hide --retain")
+        _ = d.request(client, #"{"command": "show", "transition": {"kind": "none"}}"#)
+        d.step(to: d.clock.now + 0.3)
+        #expect(terminals.log.last == "process 1")
+        _ = d.request(client, #"{"command": "deactivate"}"#)
+        d.step(to: d.clock.now + 0.3)
+        #expect(terminals.log.last == "auto 1", "deactivate")
+        let before = terminals.log.count
+        d.events.deliver(SystemCalls.vtReleaseSignal)
+        d.step(to: d.clock.now + 0.3)
+        #expect(terminals.log.count == before, "a late signal is not answered: the VT switches by itself now")
+        #expect(d.daemon.loop.running, "nor does it stop the daemon")
+        _ = d.request(client, #"{"command": "reactivate"}"#)
+        _ = d.request(client, #"{"command": "show", "transition": {"kind": "none"}}"#)
+        d.step(to: d.clock.now + 0.3)
+        #expect(terminals.log.last == "process 1")
+        d.shutdown()
+        #expect(terminals.log.last == "auto 1", "exit")
+    }
+
+    @Test func aHideAndShowWhileAwayWaitForTheSwitchBack() throws {
+        let card = try CardFaultTests.Card()
+        let first = try #require(card.device)
+        let terminals = MemoryTerminals()
+        let d = try daemon(on: card, terminals)
+        d.step(to: d.clock.now + 0.3)
+        d.events.deliver(SystemCalls.vtReleaseSignal)
+        d.step(to: d.clock.now + 0.01)
+        terminals.shown = 2
+        let client = try d.connect()
+        _ = d.request(client, #"{"command": "hide", "transition": {"kind": "none"}}"#)
+        d.step(to: d.clock.now + 0.3)
+        #expect(terminals.log.last == "auto 1", "hidden: the VT switches by itself")
+        #expect(first.calls.last?.hasPrefix("setCrtc") != true, "the console's CRTC is not put back over tty2")
+        // The hide closed the card; the same card is there to open again.
+        try card.plugIn()
+        let device = try #require(card.device)
+        let callsAway = device.calls.count
+        let asks = device.masterRequests
+        _ = d.request(client, #"{"command": "show", "transition": {"kind": "none"}}"#)
+        d.step(to: d.clock.now + 2)
+        #expect(device.calls.count == callsAway && device.masterRequests == asks, "a show while tty2 is shown does not take the card")
+        #expect(terminals.log.last == "process 1", "but asks to hear of the switch back")
+        terminals.shown = 1
+        d.events.deliver(SystemCalls.vtAcquireSignal)
+        d.step(to: d.clock.now + 0.3)
+        #expect(device.calls.dropFirst(callsAway).contains { $0.hasPrefix("setCrtc 200x100") }, "shown on the switch back")
+        #expect(device.pixel(x: 0, y: 0).map { $0 & 0xFF_FFFF } == skeletonBar)
+    }
+
+    @Test func aMemoryDisplayLeavesTheVTsAlone() throws {
+        let terminals = MemoryTerminals()
+        let d = try SteppedDaemon(layouts: ["simple": TestLayouts.simpleText], start: "simple", terminals: terminals)
+        d.step(to: d.clock.now + 0.3)
+        d.shutdown()
+        #expect(terminals.log.allSatisfy { $0.hasPrefix("auto") } && !terminals.log.contains("process 1"))
+    }
+}

@@ -19,6 +19,9 @@ final class MemoryTerminals: VirtualTerminals {
         log.append("release \(number)")
     }
     func acknowledgeAcquire(_ number: Int) { log.append("acquire \(number)") }
+    var graphics: [Int: Bool] = [:]
+    func isGraphics(_ number: Int) -> Bool? { graphics[number] ?? false }
+    func setGraphics(_ number: Int, _ graphics: Bool) { self.graphics[number] = graphics }
 }
 
 /// VT switches while the skeleton shows on a DRM card (issue 48, item 3), on a card in memory
@@ -37,6 +40,7 @@ final class MemoryTerminals: VirtualTerminals {
         let d = try daemon(on: card, terminals)
         d.step(to: d.clock.now + 0.5)
         #expect(terminals.log == ["process 1"], "the VT the skeleton shows on asks before a switch")
+        #expect(terminals.graphics[1] == true, "and is in graphics mode: a switch to a text VT makes the console set its mode")
         #expect(device.pixel(x: 0, y: 0).map { $0 & 0xFF_FFFF } == skeletonBar)
 
         var dropsAtRelease: Int?
@@ -80,12 +84,14 @@ final class MemoryTerminals: VirtualTerminals {
         _ = d.request(client, #"{"command": "hide", "transition": {"kind": "none"}}"#)
         d.step(to: d.clock.now + 0.3)
         #expect(terminals.log == ["process 1", "auto 1"], "hide")
+        #expect(terminals.graphics[1] == false, "the console's text is back")
         _ = d.request(client, #"{"command": "show", "transition": {"kind": "none"}}"#)
         d.step(to: d.clock.now + 0.3)
         #expect(terminals.log.last == "process 1", "shown again")
         _ = d.request(client, #"{"command": "hide", "retain": true}"#)
         d.step(to: d.clock.now + 0.3)
         #expect(terminals.log.last == "auto 1", "hide --retain")
+        #expect(terminals.graphics[1] == true, "the retained frame is not replaced by the console's mode set")
         _ = d.request(client, #"{"command": "show", "transition": {"kind": "none"}}"#)
         d.step(to: d.clock.now + 0.3)
         #expect(terminals.log.last == "process 1")

@@ -4,7 +4,7 @@
 The guest runs in a tiny initramfs (scripts/qemu/make-initramfs.py). Two serial ports:
 
   ttyS0  console: kernel messages and everything the guest prints -> serial.log
-  ttyS1  control: the guest sends requests ("@@SHOT name", "@@MARK name t", "@@DONE rc"),
+  ttyS1  control: the guest sends requests ("@@SHOT name", "@@SENDKEY name key...", "@@MARK name t", "@@DONE rc"),
          the host answers "@@ACK name" / "@@NAK name reason" after the screendump.
 
 Both ports, and QMP, are Unix sockets on which the harness listens *before* QEMU starts;
@@ -311,6 +311,19 @@ def run(device: str = "VGA",
                 return False
             if parts[0] == "@@SHOT":
                 take_shot(parts[1:])
+            elif parts[0] == "@@SENDKEY" and len(parts) > 2:
+                # `@@SENDKEY name ctrl alt f2`: those keys pressed together (QMP send-key, QEMU's
+                # qcodes), then "@@ACK name" as for a shot.
+                keys = [{"type": "qcode", "data": k} for k in parts[2:]]
+                try:
+                    qmp.execute("send-key", {"keys": keys})
+                    timings["marks"]["sendkey-" + parts[1]] = now()
+                    reply = f"@@ACK {parts[1]}\n"
+                except HarnessError as e:
+                    result["errors"].append(f"send-key {parts[1]}: {e}")
+                    reply = f"@@NAK {parts[1]} {str(e).replace(chr(10), ' ')}\n"
+                conns["ctl"].sendall(reply.encode())
+                ctl_log.write(f"{now():9.3f} > {reply}".encode())
             elif parts[0] == "@@MARK" and len(parts) > 1:
                 timings["marks"][parts[1]] = now()
                 if len(parts) > 2:

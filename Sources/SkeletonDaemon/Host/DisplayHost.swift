@@ -129,7 +129,7 @@ final class DisplayHost {
                 released = true
             }
         } else {
-            vtSwitch?.disengage()
+            vtSwitch?.disengage(keepingPicture: false)
         }
         for o in d.outputs { logger.info("output \(o.name): \(o.size) (\(d.backendName))") }
         start.displayAttached(outputs: d.outputs)
@@ -417,10 +417,10 @@ final class DisplayHost {
 
     /// `hide --retain`: the last frame stays, master is dropped; a later show dissolves from it.
     func release(retainingPicture: Bool) {
-        vtSwitch?.disengage()
         for c in compositors { c.keepShadowAsBeneath() }
         display?.release(retainingPicture: retainingPicture)
         released = true
+        vtSwitch?.disengage(keepingPicture: retainingPicture)
     }
 
     // MARK: VT switches
@@ -451,7 +451,7 @@ final class DisplayHost {
     /// A hide: the console comes back, and the device is let go entirely (master, buffers,
     /// descriptor), so the next program finds it free. A later show opens it again.
     func close() {
-        vtSwitch?.disengage()
+        defer { vtSwitch?.disengage(keepingPicture: false) }
         guard let d = display else { return }
         if d is MemoryDisplay {
             // Nothing to hand over in memory: it shows what lies beneath until the next show.
@@ -511,7 +511,7 @@ final class DisplayHost {
 
     /// At exit: the console comes back (or the retained frame stays) and the device is closed.
     func shutdown(retained: Bool) {
-        vtSwitch?.disengage()
+        defer { vtSwitch?.disengage(keepingPicture: retained) }
         guard let display else { return }
         if !released { display.release(retainingPicture: false) }
         if retained { logger.info("exiting with the frame retained: it stays on kernels with DRM CLOSEFB (6.8 and later)") }

@@ -14,6 +14,10 @@ protocol VirtualTerminals: AnyObject {
     func release(_ number: Int)
     /// VT_RELDISP VT_ACKACQ: the switch back is acknowledged.
     func acknowledgeAcquire(_ number: Int)
+    /// KDGETMODE on VT `number`: whether it leaves the screen to graphics; nil when it cannot tell.
+    func isGraphics(_ number: Int) -> Bool?
+    /// KDSETMODE KD_GRAPHICS or KD_TEXT on VT `number`.
+    func setGraphics(_ number: Int, _ graphics: Bool)
 }
 
 /// The real VTs: /dev/tty0 to ask which is shown, /dev/ttyN (opened once, O_NOCTTY) for the
@@ -40,6 +44,8 @@ final class KernelTerminals: VirtualTerminals {
     func setAutoMode(_ number: Int) { if let fd = try? console(number) { try? SystemCalls.setVTAutoMode(fd) } }
     func release(_ number: Int) { if let fd = try? console(number) { try? SystemCalls.releaseVT(fd) } }
     func acknowledgeAcquire(_ number: Int) { if let fd = try? console(number) { try? SystemCalls.acknowledgeVTAcquire(fd) } }
+    func isGraphics(_ number: Int) -> Bool? { (try? console(number)).flatMap(SystemCalls.consoleIsGraphics) }
+    func setGraphics(_ number: Int, _ graphics: Bool) { if let fd = try? console(number) { try? SystemCalls.setConsoleGraphics(fd, graphics) } }
 }
 
 /// VT switches while the skeleton holds a DRM card (as Plymouth's ply-terminal does): the VT it
@@ -48,6 +54,14 @@ final class KernelTerminals: VirtualTerminals {
 /// kernel's console sets its mode; a switch back is acknowledged (VT_ACKACQ) and the host takes
 /// master again and draws the whole frame. Whenever the display is let go for good (hide,
 /// `deactivate`, exit) the VT is put back to VT_AUTO: a hidden or dead daemon never holds a switch.
+///
+/// The VT is in KD_GRAPHICS mode meanwhile, as Plymouth's is: only a switch from a graphics VT
+/// to a text one makes the kernel's console set its own mode (fbcon's unblank forces
+/// drm_fb_helper_set_par, master or not); between two text VTs it would draw the other VT's
+/// text into its own buffer, off screen, under our frame. Switched back, the graphics VT keeps the
+/// console from drawing: the other VT's picture stays until the skeleton's whole frame replaces it.
+/// KD_TEXT comes back when the display is let go without its frame (a retained frame would be
+/// replaced by the console's mode set), and only when it was text before.
 ///
 /// DRM only: a Wayland window's compositor owns the VTs; the fbdev backend has no master to hand
 /// over (the console and the skeleton share one framebuffer) and is left to VT_AUTO.
@@ -59,6 +73,8 @@ final class VTSwitch {
     private(set) var engaged = false
     /// Another VT is shown: nothing is drawn, and the display waits for the switch back.
     private(set) var away = false
+    /// The home VT was in KD_TEXT mode before it was put into graphics.
+    private var wasText = false
 
     init(terminals: any VirtualTerminals) {
         self.terminals = terminals
@@ -74,6 +90,10 @@ final class VTSwitch {
             do {
                 try terminals.setProcessMode(home)
                 engaged = true
+                if terminals.isGraphics(home) == false {
+                    wasText = true
+                    terminals.setGraphics(home, true)
+                }
             } catch {
                 log("VT switches: cannot put tty\(home) into VT_PROCESS mode (\(error)); a switch to another VT may not show its console")
             }
@@ -81,11 +101,16 @@ final class VTSwitch {
         return !away
     }
 
-    /// The display is let go for good: the home VT goes back to VT_AUTO.
-    func disengage() {
+    /// The display is let go for good: the home VT goes back to VT_AUTO, and to KD_TEXT when it
+    /// was text and no frame is kept (`keepingPicture`: the console's mode set would replace it).
+    func disengage(keepingPicture: Bool) {
         guard engaged, let home else { return }
         terminals.setAutoMode(home)
         engaged = false
+        if wasText, !keepingPicture {
+            terminals.setGraphics(home, false)
+            wasText = false
+        }
     }
 
     /// SIGUSR1: another VT is asked for. True when the display must be let go now, after which

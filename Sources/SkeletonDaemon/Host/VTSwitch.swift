@@ -5,13 +5,15 @@
 /// master again and draws the whole frame. Whenever the display is let go for good (hide,
 /// `deactivate`, exit) the VT is put back to VT_AUTO: a hidden or dead daemon never holds a switch.
 ///
-/// The VT is in KD_GRAPHICS mode meanwhile, as Plymouth's is: only a switch from a graphics VT
-/// to a text one makes the kernel's console set its own mode (fbcon's unblank forces
-/// drm_fb_helper_set_par, master or not); between two text VTs it would draw the other VT's
-/// text into its own buffer, off screen, under our frame. Switched back, the graphics VT keeps the
-/// console from drawing: the other VT's picture stays until the skeleton's whole frame replaces it.
-/// KD_TEXT comes back when the display is let go without its frame (a retained frame would be
-/// replaced by the console's mode set), and only when it was text before.
+/// The VT goes into KD_GRAPHICS mode at the first switch away, as Plymouth's is: only a switch
+/// from a graphics VT to a text one makes the kernel's console set its own mode (fbcon's unblank
+/// forces drm_fb_helper_set_par, master or not); between two text VTs it would draw the other
+/// VT's text into its own buffer, off screen, under our frame. Switched back, the graphics VT
+/// keeps the console from drawing: the other VT's picture stays until the skeleton's whole frame
+/// replaces it. Not before a switch: whatever resets the VT to KD_TEXT (systemd does, when it
+/// stops a getty at the way down) would make the console set its mode over the skeleton. KD_TEXT
+/// comes back when the display is let go without its frame (a retained frame would be replaced by
+/// the console's mode set), and only when it was text before.
 ///
 /// DRM only: a Wayland window's compositor owns the VTs; the fbdev backend has no master to hand
 /// over (the console and the skeleton share one framebuffer) and is left to VT_AUTO.
@@ -40,10 +42,6 @@ final class VTSwitch {
             do {
                 try terminals.setProcessMode(home)
                 engaged = true
-                if terminals.isGraphics(home) == false {
-                    wasText = true
-                    terminals.setGraphics(home, true)
-                }
             } catch {
                 log("VT switches: cannot put tty\(home) into VT_PROCESS mode (\(error)); a switch to another VT may not show its console")
             }
@@ -71,9 +69,15 @@ final class VTSwitch {
         return true
     }
 
-    /// After the display was let go (DRM master dropped): VT_RELDISP 1.
+    /// After the display was let go (DRM master dropped): the home VT into graphics mode, so the
+    /// other VT's console sets its mode, then VT_RELDISP 1.
     func allowSwitch() {
-        if let home { terminals.release(home) }
+        guard let home else { return }
+        if !wasText, terminals.isGraphics(home) == false {
+            wasText = true
+            terminals.setGraphics(home, true)
+        }
+        terminals.release(home)
     }
 
     /// SIGUSR2: the home VT is shown again. True when the display is to be taken back.

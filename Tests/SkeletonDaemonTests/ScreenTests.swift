@@ -107,6 +107,41 @@ import Testing
         #expect(!ready, "a look whose texts are ready is drawn")
     }
 
+    @Test func aShowDuringAHideTakesTheScreenBackAndNothingGoes() {
+        var screen = Screen()
+        _ = screen.show(look, delay: 0, transition: .none, now: 0)
+        _ = screen.hide(transition: fade, retain: false, now: 1)
+        let (outcome, effects) = screen.show(look, delay: 0, transition: fade, now: 1.1)
+        #expect(outcome == .shown)
+        #expect(effects == [.reacquireDisplay, .appeared(look), .log(.info, "show a: shown")], "the hidden mark was never written: not removed again")
+        screen.needsDraw = false
+        #expect(screen.advance(to: 2).isEmpty, "the fade back in ends with no display let go")
+        #expect(screen.needsDraw, "its last frame is owed")
+        #expect(screen.session.state == .showing)
+    }
+
+    @Test func aDissolveBetweenLooksOwesItsLastFrame() {
+        var screen = Screen()
+        _ = screen.show(look, delay: 0, transition: .none, now: 0)
+        let other = SkeletonLook(layoutName: "b", layout: TestLayouts.simple, overrides: PresentationOverrides(style: .solid))
+        let changed = screen.update(other, transition: fade, now: 1)
+        #expect(changed && screen.needsDraw)
+        screen.needsDraw = false
+        #expect(screen.advance(to: 1.2).isEmpty)
+        #expect(!screen.needsDraw, "mid-dissolve frames come from the animation, not from a change")
+        #expect(screen.advance(to: 1.25).isEmpty)
+        #expect(screen.needsDraw, "the dissolve's end asks for its last frame")
+    }
+
+    @Test func anUpdateWhilePendingChangesWhatWillAppear() {
+        var screen = Screen()
+        _ = screen.show(look, delay: 2, transition: .none, now: 0)
+        let other = SkeletonLook(layoutName: "b", layout: TestLayouts.simple)
+        let changed = screen.update(other, transition: .none, now: 1)
+        #expect(changed)
+        #expect(screen.advance(to: 2) == [.reacquireDisplay, .writeHiddenMark(false), .appeared(other), .offerAgentQuestions])
+    }
+
     @Test func anUpdateWhileNothingShowsChangesNothing() {
         var screen = Screen()
         let changed = screen.update(look, transition: .none, now: 0)

@@ -61,6 +61,14 @@ let package = Package(
             "CSkeletonWayland", "CWaylandClient", "SkeletonDisplay", "SkeletonBackend", "SkeletonLog", "SkeletonSettings", "SkeletonLayout",
             "SkeletonRender", "SkeletonSystem", "SkeletonProtocol",
         ]),
+        // The X11 output (`--backend x11`): libxcb, the X protocol's C binding, with its Composite
+        // extension. The static build links Debian's libxcb.a and libxcb-composite.a, and
+        // libXau.a and libXdmcp.a after them.
+        .systemLibrary(name: "CXCB", pkgConfig: "xcb", providers: [.apt(["libxcb1-dev", "libxcb-composite0-dev"])]),
+        .target(name: "SkeletonX11", dependencies: [
+            "CXCB", "SkeletonDisplay", "SkeletonBackend", "SkeletonLog", "SkeletonSettings", "SkeletonLayout", "SkeletonRender",
+            "SkeletonSystem", "SkeletonProtocol",
+        ], linkerSettings: staticBuild ? ["Xau", "Xdmcp"].map { .linkedLibrary($0) } : []),
         // Prompts at boot: systemd's password agent protocol and Plymouth's questions answered
         // from the keyboard, read through libinput with xkbcommon's keymaps. The static build
         // links them compiled from Debian's source by scripts/build-input.sh.
@@ -109,6 +117,7 @@ let package = Package(
                 "SkeletonCapture",
                 "SkeletonBrowser",
                 "SkeletonWayland",
+                "SkeletonX11",
                 "SkeletonInput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -147,6 +156,9 @@ let package = Package(
         .testTarget(name: "SkeletonTextTests", dependencies: ["SkeletonText", "SkeletonRender", "SkeletonLayout", "SkeletonPicture"]),
         .testTarget(name: "SkeletonWaylandTests", dependencies: [
             "SkeletonWayland", "SkeletonDisplay", "SkeletonRender", "SkeletonLayout", "SkeletonPicture", "SkeletonSystem",
+        ]),
+        .testTarget(name: "SkeletonX11Tests", dependencies: [
+            "SkeletonX11", "CXCB", "SkeletonDisplay", "SkeletonRender", "SkeletonLayout", "SkeletonSettings", "SkeletonSystem",
         ]),
         .testTarget(name: "SkeletonDisplayTests", dependencies: ["SkeletonDisplay", "SkeletonDisplayDoubles", "CLibDRM", "SkeletonSystem", "SkeletonLayout", "SkeletonRender", "SkeletonPicture",
                                                                "SkeletonProtocol"]),

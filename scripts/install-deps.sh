@@ -15,6 +15,10 @@ command -v systemd-analyze >/dev/null || missing+=(systemd)
 # The Wayland output: libwayland-client, and wayland-scanner with the protocols' XML at build time.
 pkg-config --exists wayland-client 2>/dev/null && command -v wayland-scanner >/dev/null || missing+=(libwayland-dev)
 pkg-config --exists wayland-protocols 2>/dev/null || missing+=(wayland-protocols)
+# The X11 output: libxcb and its Composite extension (libXau and libXdmcp come with them, for the
+# static build).
+pkg-config --exists xcb 2>/dev/null || missing+=(libxcb1-dev)
+pkg-config --exists xcb-composite 2>/dev/null || missing+=(libxcb-composite0-dev)
 # Prompts: libinput reads the keyboards, xkbcommon their keymaps (XKB's data: xkb-data; dead
 # keys' Compose tables: libx11-data).
 pkg-config --exists libinput 2>/dev/null || missing+=(libinput-dev)
@@ -30,6 +34,10 @@ if [ "${1:-}" = "--test" ]; then
     command -v cage >/dev/null || missing+=(cage)
     command -v Xwayland >/dev/null || missing+=(xwayland)
     command -v grim >/dev/null || missing+=(grim)
+    # The same on X: xinit starts Xvfb (Xorg's code without a card), xwd reads its screen.
+    command -v xinit >/dev/null || missing+=(xinit)
+    command -v Xvfb >/dev/null || missing+=(xvfb)
+    command -v xwd >/dev/null || missing+=(x11-apps)
 fi
 if [ ${#missing[@]} -gt 0 ]; then
     echo "installing ${missing[*]}"

@@ -41,8 +41,8 @@ public final class DRMDisplayProvider: DisplayProvider {
         let bootFramebuffer = start.takeBootFramebuffer()
         defer { bootFramebuffer?.release() }
         framebuffer = nil
-        if settings.backend == .wayland {
-            throw DaemonError("the wayland backend is opened by the Wayland provider, which this executable lacks")
+        if settings.backend == .wayland || settings.backend == .x11 {
+            throw DaemonError("the \(settings.backend.rawValue) backend is opened by a provider of its own, which this executable lacks")
         }
         if settings.backend == .memory {
             return MemoryDisplay(size: settings.memorySize, snapshotPath: settings.snapshotPath)

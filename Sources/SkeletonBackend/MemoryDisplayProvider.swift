@@ -9,7 +9,7 @@ public final class MemoryDisplayProvider: DisplayProvider {
 
     public func open(settings: Settings, logger: Logger) throws(DaemonError) -> (any Display)? {
         switch settings.backend {
-        case .drm, .fbdev, .wayland:
+        case .drm, .fbdev, .wayland, .x11:
             throw DaemonError("the \(settings.backend.rawValue) backend is not available in this build")
         case .auto, .memory:
             return MemoryDisplay(size: settings.memorySize, snapshotPath: settings.snapshotPath)

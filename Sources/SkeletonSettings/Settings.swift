@@ -14,6 +14,8 @@ public enum Backend: String, Sendable, CaseIterable {
     case memory
     /// A fullscreen window of a Wayland compositor (`display.wayland`).
     case wayland
+    /// A window over the whole screen of an X server (`display.x11`).
+    case x11
 }
 
 /// The daemon's settings: its own file (/etc/skeletond/skeletond.json), then flags.
@@ -49,6 +51,8 @@ public struct Settings: Sendable, Equatable {
     public var snapshotPath: String?
     /// The Wayland backend's compositor, and what follows when it goes away.
     public var wayland = WaylandSettings()
+    /// The X11 backend's server, and what follows when it goes away.
+    public var x11 = X11Settings()
     public var logLevel = LogLevel.info
     /// The abstract socket name Plymouth's clients are answered on; nil: not at all.
     public var plymouthSocket: String?
@@ -156,6 +160,7 @@ public struct Settings: Sendable, Equatable {
                     if case .null = v.value { s.snapshotPath = nil } else { s.snapshotPath = r.string(v.value, v.path) }
                 }
                 if let v = o.member("wayland") { s.wayland = WaylandSettings.read(v.value, v.path, &r) }
+                if let v = o.member("x11") { s.x11 = X11Settings.read(v.value, v.path, &r) }
                 r.issues += o.unknownKeyIssues()
             }
             if let m = top.member("frameCache") {

@@ -3,19 +3,10 @@ import SkeletonLayout
 /// The settings' `display.wayland` object, for the Wayland backend: which compositor to be a
 /// window of, and what follows when it goes away.
 public struct WaylandSettings: Sendable, Equatable {
-    /// What the daemon does when the compositor goes away or closes the window.
-    public enum WhenGone: String, Sendable, CaseIterable {
-        /// Exit with status 0: the compositor's unit (or the session) decides what comes next.
-        case exit
-        /// Go on with the `auto` backend: the card the compositor held is free again, and the
-        /// skeleton comes back on it rather than the console.
-        case auto
-    }
-
     /// The compositor's socket: a name under XDG_RUNTIME_DIR ("wayland-1") or a path; nil takes
     /// WAYLAND_DISPLAY.
     public var socket: String?
-    public var whenGone = WhenGone.exit
+    public var whenGone = WhenDisplayServerGone.exit
     /// When another window maps over the skeleton's, map it again over that one (cage and
     /// weston's kiosk-shell show the newest window): the skeleton stays above the app until it
     /// is hidden or quits.
@@ -33,7 +24,7 @@ public struct WaylandSettings: Sendable, Equatable {
                 else { s.socket = text }
             }
         }
-        if let v = o.member("whenGone"), let w = r.enumeration(v.value, v.path, WhenGone.self) { s.whenGone = w }
+        if let v = o.member("whenGone"), let w = r.enumeration(v.value, v.path, WhenDisplayServerGone.self) { s.whenGone = w }
         if let v = o.member("stayOnTop"), let b = r.bool(v.value, v.path) { s.stayOnTop = b }
         r.issues += o.unknownKeyIssues()
         return s

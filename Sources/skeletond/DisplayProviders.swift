@@ -3,9 +3,10 @@ import SkeletonBoot
 import SkeletonDaemon
 import SkeletonSettings
 import SkeletonWayland
+import SkeletonX11
 
 /// The display backends compiled into this executable: DRM, fbdev, with memory as the fallback,
-/// and Wayland. `start`: the start's frames, whose boot display the provider adopts.
+/// Wayland and X11. `start`: the start's frames, whose boot display the provider adopts.
 func makeDisplayProvider(start: StartFrames = StartFrames()) -> any DisplayProvider {
-    WaylandDisplayProvider(otherwise: DRMDisplayProvider(start: start))
+    WaylandDisplayProvider(otherwise: X11DisplayProvider(otherwise: DRMDisplayProvider(start: start)))
 }

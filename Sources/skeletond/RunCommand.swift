@@ -15,7 +15,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Control socket path.")
     var socket: String?
 
-    @Option(help: "Display backend: auto, drm, fbdev, memory or wayland (a fullscreen window of the compositor at WAYLAND_DISPLAY).",
+    @Option(help: "Display backend: auto, drm, fbdev, memory, wayland (a fullscreen window of the compositor at WAYLAND_DISPLAY) or x11 (a window over the screen of the X server at DISPLAY).",
             completion: .list(Backend.allCases.map(\.rawValue)))
     var backend: String?
 

@@ -95,7 +95,7 @@ struct RunFlagsTests {
         }
         #expect(refusal("max-fps", "240") == nil && refusal("max-fps", "1") == nil && refusal("display-wait", "600") == nil)
         #expect(refusal("rotation", "45") == "--rotation must be 0, 90, 180 or 270, not \"45\"")
-        #expect(refusal("backend", "vnc") == "--backend must be auto, drm, fbdev, memory or wayland, not \"vnc\"")
+        #expect(refusal("backend", "vnc") == "--backend must be auto, drm, fbdev, memory, wayland or x11, not \"vnc\"")
         #expect(refusal("log-level", "loud") == "--log-level must be error, warning, notice, info or debug, not \"loud\"")
         #expect(refusal("size", "800") == "--size must be WxH such as 1280x720, not \"800\"")
         #expect(refusal("frame-cache", "") == "--frame-cache must be a directory or none, not \"\"")

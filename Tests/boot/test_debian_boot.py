@@ -52,7 +52,7 @@ Case `handoff` (only with `--case handoff`, not in `make test`, for its time): a
 weston, cage, seatd and foot besides, on virtio-gpu; the kiosk recipes of examples/handoff take
 the screen from the skeleton in turn (Tests/boot/handoff.py).
 
-Case `web-kiosk` (only with `--case web-kiosk`, for its time): a root with cage, weston and
+Case `web-kiosk` (only with `--case web-kiosk`, for its time): a root with cage, weston, Xorg and
 Chromium; the browser recipe of docs/handoff.md on each, with a page served from the guest whose
 data arrives after its load event, under TCG with two vCPUs (Tests/boot/web_kiosk.py).
 
@@ -1062,7 +1062,7 @@ def main() -> int:
             "dracut": "dracut instead of initramfs-tools, with the package's dracut module",
             "chroot-image": "built as a kiosk image is (MODULES=most, no SKELETOND_MODULES, no card in the chroot), on bochs",
             "handoff": "with the initramfs hook, Xorg, weston, cage and an app on DRM taking the screen over in turn",
-            "web-kiosk": "with the initramfs hook, cage and weston with Chromium on a page served here taking the screen over in turn",
+            "web-kiosk": "with the initramfs hook, cage, weston and Xorg with Chromium on a page served here taking the screen over in turn",
             **{name: "with the initramfs hook, the root on LUKS2, the passphrase typed" for name in luks.CASES}}[case])
         began = time.monotonic()
         root, kernel, initrd = prepare_root(case, deb, work)

@@ -28,6 +28,7 @@ import os
 import shutil
 import signal
 import socketserver
+import struct
 import subprocess
 import sys
 import tempfile
@@ -49,6 +50,9 @@ FLASH_LIMIT = 0.15
 # A flash seen in one screenshot alone lasted at most until the next screenshot, which a loaded
 # machine takes later (grim's interval grows from 30 ms to a few hundred): that interval bounds it.
 ONE_SHOT_LIMIT = 0.5
+# The X stack's screen, and its display number (one no desktop uses).
+SIZE = (1280, 720)
+X_DISPLAY = 47
 
 
 def classify(width: int, height: int, rgb: bytes) -> str:
@@ -66,6 +70,10 @@ def classify(width: int, height: int, rgb: bytes) -> str:
     cream = sum(1 for c in samples if near(c, (0xFF, 0xF8, 0xE1), 6))
     blue = sum(1 for c in samples if near(c, (0x1E, 0x88, 0xE5)))
     if purple and cream:
+        # The page at less than the screen's size (the browser's window not yet full size) is not the page.
+        corners = [px(x, y) for x in (2, width - 3) for y in (2, height - 3)]
+        if any(max(c) < 16 for c in corners):
+            return "other"
         return "data" if blue > len(samples) * 0.2 else "page"
     header = sum(1 for x in range(0, width, 16) if near(px(x, 40), (0x2C, 0x3E, 0x50), 24) or near(px(x, 40), (0x3B, 0x50, 0x66), 40))
     greys = sum(1 for c in samples if max(c) - min(c) <= 10 and min(c) >= 200)
@@ -96,10 +104,28 @@ def serve_pages() -> Pages:
     return server
 
 
-class Stack:
-    """A compositor with the session and a browser in a runtime directory of its own, run as nobody."""
+def read_xwd(blob: bytes) -> tuple[int, int, bytes]:
+    """xwd's dump of a 24-bit TrueColor root (ZPixmap, 32 bits per pixel, least significant byte first) as RGB."""
+    fields = struct.unpack(">25I", blob[:100])
+    header, _, _, depth, width, height = fields[:6]
+    byte_order, bits_per_pixel, bytes_per_line, colours = fields[7], fields[11], fields[12], fields[19]
+    if depth != 24 or bits_per_pixel != 32 or byte_order != 0:
+        raise ValueError(f"not a 24-bit LSB-first dump (depth {depth}, {bits_per_pixel} bpp, order {byte_order})")
+    data = blob[header + colours * 12:]
+    out = bytearray(width * height * 3)
+    for y in range(height):
+        row = data[y * bytes_per_line: y * bytes_per_line + width * 4]
+        out[y * width * 3 + 0:(y + 1) * width * 3:3] = row[2::4]
+        out[y * width * 3 + 1:(y + 1) * width * 3:3] = row[1::4]
+        out[y * width * 3 + 2:(y + 1) * width * 3:3] = row[0::4]
+    return width, height, bytes(out)
 
-    def __init__(self, url: str, timeout: float, keep: bool):
+
+class Stack:
+    """A display server (cage, or Xorg's code as Xvfb started by xinit) with the session and a
+    browser in a runtime directory of its own, run as nobody."""
+
+    def __init__(self, url: str, timeout: float, keep: bool, server: str = "cage"):
         self.root = Path(tempfile.mkdtemp(prefix="skeletond-kiosk-"))
         self.keep = keep
         self.runtime = self.root / "runtime"
@@ -112,7 +138,8 @@ class Stack:
         (self.root / "bin" / "skeletonctl").symlink_to(binary)
         (self.root / "config" / "skeleton-window.json").write_text(
             '{"layouts": {"directory": "%s", "start": "default"},'
-            ' "display": {"backend": "wayland", "wayland": {"whenGone": "exit", "stayOnTop": true}},'
+            ' "display": {"backend": "wayland", "wayland": {"whenGone": "exit", "stayOnTop": true},'
+            ' "x11": {"whenGone": "exit", "stayOnTop": true}},'
             ' "plymouth": {"listen": false}, "frameCache": null}' % (REPO / "config" / "layouts"))
         os.chmod(self.root, 0o755)
         for path in [self.root, *self.root.rglob("*")]:
@@ -124,20 +151,31 @@ class Stack:
             "SKELETOND_BIN": str(self.root / "bin"), "KIOSK_RUN_DIR": str(self.run_dir),
             "KIOSK_CONFIG_DIR": str(self.root / "config"), "KIOSK_READY_TIMEOUT": str(timeout),
         }
-        browser = ["chromium", "--kiosk", "--ozone-platform=wayland", "--disable-gpu-compositing", "--no-first-run",
+        self.server = server
+        platform = "wayland" if server == "cage" else "x11"
+        browser = ["chromium", "--kiosk", f"--ozone-platform={platform}", "--disable-gpu-compositing", "--no-first-run",
                    "--no-default-browser-check", "--password-store=basic", f"--user-data-dir={self.home}/profile", url]
         session = [str(REPO / "examples" / "handoff" / "wayland-session"), *browser]
-        command = ["cage", "-d", "--", *session]
+        if server == "cage":
+            command = ["cage", "-d", "--", *session]
+        else:
+            # The recipe's xinit line, with Xvfb (the X server's code without a card) for Xorg.
+            self.display = f":{X_DISPLAY}"
+            command = ["xinit", *session, "--", shutil.which("Xvfb") or "Xvfb", self.display, "-screen", "0", f"{SIZE[0]}x{SIZE[1]}x24",
+                       "-nolisten", "tcp", "-background", "none", "-nocursor"]
         self.log = open(self.root / "stack.log", "wb")
         self.began = time.monotonic()
         self.process = subprocess.Popen(["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", *command],
                                         env=self.env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
 
-    def screenshot(self) -> bytes | None:
+    def screenshot(self) -> tuple[int, int, bytes] | None:
+        if self.server != "cage":
+            result = subprocess.run(["xwd", "-root", "-silent", "-display", self.display], capture_output=True)
+            return read_xwd(result.stdout) if result.returncode == 0 and result.stdout else None
         env = dict(self.env, WAYLAND_DISPLAY="wayland-0")
         result = subprocess.run(["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "grim", "-t", "ppm", "-"],
                                 env=env, cwd=self.home, capture_output=True)
-        return result.stdout if result.returncode == 0 else None
+        return read_ppm(result.stdout) if result.returncode == 0 and result.stdout else None
 
     def watch(self, seconds: float, until=None) -> list[tuple[float, str]]:
         """Screenshots for up to `seconds`, classed; stops `until(timeline)` is true."""
@@ -145,14 +183,14 @@ class Stack:
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             at = time.monotonic() - self.began
-            blob = self.screenshot()
-            if blob:
-                try:
-                    timeline.append((at, classify(*read_ppm(blob))))
-                except (ValueError, IndexError):
-                    continue
+            try:
+                shot = self.screenshot()
+            except (ValueError, IndexError, struct.error):
+                continue
+            if shot:
+                timeline.append((at, classify(*shot)))
                 if self.keep:
-                    (self.root / f"shot-{at:07.3f}-{timeline[-1][1]}.ppm").write_bytes(blob)
+                    (self.root / f"shot-{at:07.3f}-{timeline[-1][1]}.ppm").write_bytes(b"P6 %d %d 255\n" % shot[:2] + shot[2])
             if until and until(timeline):
                 break
         return timeline
@@ -234,10 +272,10 @@ def ready_time(journal: str) -> float | None:
     return None
 
 
-def watched(c: Checks, name: str, url: str, timeout: float, final: str, keep: bool, seconds: float = 20):
+def watched(c: Checks, name: str, url: str, timeout: float, final: str, keep: bool, server: str, seconds: float = 20):
     """A stack on `url` (the watch's timeout `timeout`) until the screen has shown `final` for ten
     screenshots or `seconds` have passed; the sequence checked. Returns the timeline and the journal."""
-    stack = Stack(url, timeout, keep)
+    stack = Stack(url, timeout, keep, server)
     try:
         timeline = stack.watch(seconds, until=lambda t: sum(1 for _, k in t if k == final) >= 10)
         journal = stack.journal()
@@ -248,9 +286,9 @@ def watched(c: Checks, name: str, url: str, timeout: float, final: str, keep: bo
     return timeline, journal
 
 
-def case_held(c: Checks, base: str, keep: bool):
-    name = "cage held page"
-    timeline, journal = watched(c, name, f"{base}/held.html", 30, "data", keep, seconds=25)
+def case_held(c: Checks, base: str, keep: bool, server: str):
+    name = f"{server} held page"
+    timeline, journal = watched(c, name, f"{base}/held.html", 30, "data", keep, server, seconds=25)
     c.check(f"{name}: the watch says the page is ready, after its data (2.5 s after load)",
             (ready_time(journal) or 0) >= 2.5, next((l for l in journal.splitlines() if "ready after" in l), "no line"))
     skeleton = [t for t, k in timeline if k == "skeleton"]
@@ -259,13 +297,13 @@ def case_held(c: Checks, base: str, keep: bool):
         print(f"  figure: {name}: skeleton for {data[0] - skeleton[0]:.2f} s; page with its data from {data[0]:.2f} s")
 
 
-def case_plain(c: Checks, base: str, keep: bool):
-    watched(c, "cage plain page", f"{base}/plain.html", 30, "data", keep)
+def case_plain(c: Checks, base: str, keep: bool, server: str):
+    watched(c, f"{server} plain page", f"{base}/plain.html", 30, "data", keep, server)
 
 
-def case_never(c: Checks, base: str, keep: bool):
-    name = "cage page that never becomes ready"
-    timeline, journal = watched(c, name, f"{base}/never.html", 4, "page", keep, seconds=15)
+def case_never(c: Checks, base: str, keep: bool, server: str):
+    name = f"{server} page that never becomes ready"
+    timeline, journal = watched(c, name, f"{base}/never.html", 4, "page", keep, server, seconds=15)
     lines = [l for l in journal.splitlines() if "not ready after 4 s" in l]
     c.check(f"{name}: the journal says once why it was shown at the timeout", len(lines) == 1 and "data-skeleton-hold" in lines[0],
             "; ".join(lines) or journal[-400:])
@@ -273,9 +311,9 @@ def case_never(c: Checks, base: str, keep: bool):
     c.check(f"{name}: shown at the timeout (4 s after the browser's start), not before", shown is not None and shown >= 4, f"{shown}")
 
 
-def case_unreachable(c: Checks, keep: bool):
-    name = "cage URL that does not load"
-    _, journal = watched(c, name, "http://127.0.0.1:65500/", 4, "error", keep, seconds=15)
+def case_unreachable(c: Checks, keep: bool, server: str):
+    name = f"{server} URL that does not load"
+    _, journal = watched(c, name, "http://127.0.0.1:65500/", 4, "error", keep, server, seconds=15)
     named = [l for l in journal.splitlines() if "did not load: net::ERR_CONNECTION_REFUSED; trying again" in l]
     shown = [l for l in journal.splitlines() if "not ready after 4 s (it did not load: net::ERR_CONNECTION_REFUSED" in l]
     c.check(f"{name}: the journal names the error once, and again when the page is shown at the timeout",
@@ -287,12 +325,12 @@ def processes(pattern: str) -> list[int]:
     return [int(p) for p in found]
 
 
-def case_crash(c: Checks, base: str, keep: bool):
+def case_crash(c: Checks, base: str, keep: bool, server: str):
     """The browser crashes while the page holds the skeleton: the session ends with it (the
     kiosk's unit starts the stack again), the watch counts it, and the screen showed nothing but
     the skeleton meanwhile."""
-    name = "cage browser crash"
-    stack = Stack(f"{base}/never.html", 30, keep)
+    name = f"{server} browser crash"
+    stack = Stack(f"{base}/never.html", 30, keep, server)
     try:
         deadline = time.monotonic() + 20
         while not processes("--type=renderer") and time.monotonic() < deadline:
@@ -321,9 +359,9 @@ def case_crash(c: Checks, base: str, keep: bool):
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--keep", action="store_true", help="keep each stack's directory (screens, logs)")
-    parser.add_argument("--only", help="run one case: held, plain, never, unreachable, crash")
+    parser.add_argument("--only", help="run one case on each server (held, plain, never, unreachable, crash), or on one (cage-held, xorg-held...)")
     args = parser.parse_args()
-    missing = [t for t in ("cage", "grim", "chromium", "setpriv") if not shutil.which(t)]
+    missing = [t for t in ("cage", "grim", "chromium", "setpriv", "xinit", "Xvfb", "xwd") if not shutil.which(t)]
     if missing:
         print(f"SKIPPED: needs {', '.join(missing)} (make test installs them)")
         return SKIP_STATUS
@@ -342,16 +380,17 @@ def main() -> int:
     base = f"http://127.0.0.1:{server.server_address[1]}"
     c = Checks()
     cases = {
-        "held": lambda: case_held(c, base, args.keep),
-        "plain": lambda: case_plain(c, base, args.keep),
-        "never": lambda: case_never(c, base, args.keep),
-        "unreachable": lambda: case_unreachable(c, args.keep),
-        "crash": lambda: case_crash(c, base, args.keep),
+        "held": lambda server: case_held(c, base, args.keep, server),
+        "plain": lambda server: case_plain(c, base, args.keep, server),
+        "never": lambda server: case_never(c, base, args.keep, server),
+        "unreachable": lambda server: case_unreachable(c, args.keep, server),
+        "crash": lambda server: case_crash(c, base, args.keep, server),
     }
-    for key, run in cases.items():
-        if args.only and key != args.only:
-            continue
-        run()
+    for stack_server in ("cage", "xorg"):
+        for key, run in cases.items():
+            if args.only and args.only not in (key, f"{stack_server}-{key}"):
+                continue
+            run(stack_server)
     server.shutdown()
     print(f"{'FAILED: ' + ', '.join(c.failed) if c.failed else 'all passed'}")
     return 1 if c.failed else 0

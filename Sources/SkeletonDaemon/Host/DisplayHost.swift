@@ -302,15 +302,16 @@ final class DisplayHost {
 
     /// The compositor the skeleton was a window of went away or closed the window: the daemon
     /// exits, or goes on with `auto` (the card the compositor held is free again), as
-    /// `display.wayland.whenGone` says.
+    /// `display.wayland.whenGone` (`display.x11.whenGone`) says.
     private func displayServerGone(_ error: DisplayError) {
         logger.warning("\(error)")
         close()
-        switch settings.wayland.whenGone {
+        let (whenGone, key) = settings.backend == .x11 ? (settings.x11.whenGone, "x11") : (settings.wayland.whenGone, "wayland")
+        switch whenGone {
         case .exit:
-            onEnd("the display server went away (display.wayland.whenGone: exit)")
+            onEnd("the display server went away (display.\(key).whenGone: exit)")
         case .auto:
-            logger.notice("going on with the auto backend (display.wayland.whenGone: auto)")
+            logger.notice("going on with the auto backend (display.\(key).whenGone: auto)")
             settings.backend = .auto
             open()
         }

@@ -44,7 +44,7 @@ stage "docs' sizes" python3 scripts/doc-sizes.py
 stage "systemd units" Tests/systemd/verify_units.sh .build/debug
 stage "fuzz (short)" scripts/fuzz.sh short
 stage "Plymouth's client" python3 Tests/plymouth/test_plymouth_client.py
-stage "web kiosk on cage (no QEMU)" python3 Tests/kiosk/test_browser_kiosk.py
+stage "web kiosk on cage and Xorg (no QEMU)" python3 Tests/kiosk/test_browser_kiosk.py
 stage "attacks on the release daemon" scripts/attack-tests.sh
 stage "bounded memory on the release daemon (short)" scripts/memory-tests.sh
 if [ -x Tests/e2e/run.sh ]; then

@@ -17,6 +17,8 @@ and RGB565 once more with the picture turned by 90 degrees, laid out at 768x1024
 Then the hand-over (24 bpp): `--backend auto` takes /dev/fb0 since there is no DRM card; a tint
 is sent; bochs is loaded (it removes vesafb) and the daemon moves to /dev/dri/card0 by itself,
 without a present failing first: the screen equals the render with the tint at bochs's mode.
+Then vesafb going under `--backend fbdev` (bochs loaded, its fbdev emulation a new /dev/fb0): the
+next frame finds the device gone, the daemon says so and draws on the new /dev/fb0.
 Then the boot record on the firmware's framebuffer (32 bpp), started as the initramfs starts it
 (`SKELETOND_INITRAMFS=1`, a frame cache directory):
   1. a first boot: the daemon draws on vesafb with nothing prepared, bochs takes over, and at
@@ -106,6 +108,31 @@ echo "@@STATUS $(ctl status --json)"
 kill -TERM "$sd"; wait "$sd"; echo "@@SKELETOND_EXIT $?"
 """
 
+# `--backend fbdev` on vesafb, then bochs loaded: vesafb is unregistered under the daemon, and
+# bochs brings its own /dev/fb0 (the DRM driver's fbdev emulation). The next frame finds the
+# device gone, and the daemon opens the framebuffer that is there now.
+GONE_GUEST = r"""
+ctl() { /bin/skeletonctl --socket /run/skeletond/control.sock "$@"; }
+export SWIFT_DETERMINISTIC_HASHING=1
+spawn /tmp/d.log @RUN@
+sd=$SPAWNED_PID
+wait_for_line /tmp/d.log 'first frame on fbdev' 30 || fail "skeletond drew no frame on fbdev"
+usleep 500000
+shot before
+load_modules bochs
+i=0
+until [ -e /dev/dri/card0 ] && [ -e /dev/fb0 ] && [ "$(cat /sys/class/graphics/fb0/name)" != "VESA VGA" ]; do
+    i=$((i + 1)); [ "$i" -gt 300 ] && fail "bochs brought no framebuffer of its own"; usleep 100000
+done
+echo "@@FB $(cat /sys/class/graphics/fb0/name)"
+ctl update --tint '@TINT@' || fail "update failed"
+wait_for_line /tmp/d.log 'the framebuffer went away' 30 || fail "skeletond did not see vesafb go"
+ctl ping || fail "no ping after vesafb went"
+usleep 700000
+shot after
+echo "@@STATUS $(ctl status --json)"
+kill -TERM "$sd"; wait "$sd"; echo "@@SKELETOND_EXIT $?"
+"""
 
 RECORD_RUN = ("/bin/skeletond run --config /etc/skeletond.json --layouts /layouts --layout solid --backend auto "
               "--log-level debug --frame-cache /var/cache/skeletond")
@@ -257,6 +284,31 @@ def run_handover(c: Checker) -> None:
     c.check(f"{label}: no error in the daemon's log", not errors, "; ".join(errors[:3]))
 
 
+def run_gone(c: Checker) -> None:
+    out, layouts, guest_files = case_files("gone", OUT)
+    print("== fbdev gone: vesafb (vga=0x318) with `--backend fbdev`, then bochs loaded (vesafb unregistered)")
+    guest = GONE_GUEST.replace("@RUN@", RUN.replace("@BACKEND@", "fbdev").replace("@ROTATION@", "0")).replace("@TINT@", TINT)
+    r = boot("fbdev-gone", "0x318", guest, guest_files, out)
+    log = r["serial_log"]
+    (out / "serial.txt").write_text(log)
+    label = "fbdev gone"
+    c.check(f"{label}: guest script ran to the end", r["ok"], "; ".join(r.get("errors", [])) + f" (log {out}/serial.txt)")
+    compare(c, label, r, "before", host_render(layouts / "solid.json", SIZE, out / "expected-before.png"), out)
+    said = [line for line in log.splitlines() if "the framebuffer went away" in line or "looking for another one" in line]
+    c.check(f"{label}: the daemon says the framebuffer went away and looks for another", len(said) >= 2, "; ".join(said))
+    if "after" in r["screenshots"]:
+        after = png.read(r["screenshots"]["after"])
+        size = (after.width, after.height)
+        compare(c, label, r, "after", host_render(layouts / "solid.json", size, out / "expected-after.png", "--tint", TINT), out)
+    status = re.search(r"@@STATUS (\{.*\})", log)
+    outputs = json.loads(status.group(1)).get("outputs", []) if status else []
+    drivers = [o.get("driver") for o in outputs]
+    c.check(f"{label}: status reports bochs's framebuffer, not vesafb's", status is not None and drivers and "VESA VGA" not in drivers,
+            f"{drivers}")
+    errors = [line for line in log.splitlines() if line.startswith("<3>")]
+    c.check(f"{label}: no error in the daemon's log", not errors, "; ".join(errors[:3]))
+
+
 def run_record(c: Checker) -> None:
     out, layouts, guest_files = case_files("record", OUT)
     run = RECORD_RUN
@@ -307,6 +359,7 @@ def main() -> int:
     for name in DEPTHS:
         run_depth(c, name)
     run_handover(c)
+    run_gone(c)
     run_record(c)
     print(f"{c.passed} passed, {c.failed} failed")
     return 0 if c.failed == 0 else 1

@@ -94,6 +94,14 @@ public final class FramebufferDisplay: Display, DisplayOutput {
 
     public func present(damage: [PixelRect], mirrored: Bool) throws(DisplayError) -> Bool {
         guard !released, let memory else { return false }
+        // A framebuffer unregistered under us (its driver unbound, or a DRM driver taking over the
+        // firmware's) answers no ioctl any more, while its mapping still takes writes that never
+        // show: the device went away.
+        if let fd {
+            do { _ = try SystemCalls.framebufferInfo(fd) } catch {
+                throw DisplayError("\(path): the framebuffer went away (\(error))", deviceGone: true)
+            }
+        }
         if framesPresented == 0, let console { consoleNote = console.quiet() }
         let bounds = shadow.bounds
         if var pair = pages, let fd {

@@ -65,9 +65,11 @@ struct Hide: ParsableCommand {
     @Option(help: "none or crossDissolve[:SECONDS].", transform: OptionValues.transition) var transition: TransitionSpec?
     @Flag(help: "Leave the last frame on screen and hand the display to the next program.") var retain = false
     @Flag(help: "Return once the hide transition has finished.") var wait = false
+    @Flag(help: "Hide once the text console shows something (a getty's prompt), at most 10 s later; returns at once.")
+    var afterConsole = false
 
     func run() throws {
-        try connection.call(.hide(HideRequest(transition: transition, retain: retain, wait: wait)))
+        try connection.call(.hide(HideRequest(transition: transition, retain: retain, wait: wait, afterConsole: afterConsole)))
     }
 }
 

@@ -118,10 +118,17 @@ public struct HideRequest: Sendable, Equatable {
     /// Leave the last frame on screen and hand the display over.
     public var retain: Bool
     public var wait: Bool
+    /// Hide once the text console shows something (a getty's prompt), at most
+    /// `HideRequest.consoleWaitSeconds` later; at once when it does already or cannot be read.
+    public var afterConsole: Bool
 
-    public init(transition: TransitionSpec? = nil, retain: Bool = false, wait: Bool = false) {
+    /// The longest a hide waits for the console (`afterConsole`).
+    public static let consoleWaitSeconds = 10.0
+
+    public init(transition: TransitionSpec? = nil, retain: Bool = false, wait: Bool = false, afterConsole: Bool = false) {
         self.transition = transition
         self.retain = retain
         self.wait = wait
+        self.afterConsole = afterConsole
     }
 }

@@ -59,6 +59,7 @@ public enum RequestDecoder {
             hide.transition = transition(&object, &reader)
             if let m = object.member("retain"), let v = reader.bool(m.value, m.path) { hide.retain = v }
             if let m = object.member("wait"), let v = reader.bool(m.value, m.path) { hide.wait = v }
+            if let m = object.member("afterConsole"), let v = reader.bool(m.value, m.path) { hide.afterConsole = v }
             command = .hide(hide)
         case "status": command = .status
         case "tree": command = .tree

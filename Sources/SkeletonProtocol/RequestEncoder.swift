@@ -34,6 +34,7 @@ public enum RequestEncoder {
             if let transition = hide.transition { members["transition"] = json(transition) }
             if hide.retain { members["retain"] = true }
             if hide.wait { members["wait"] = true }
+            if hide.afterConsole { members["afterConsole"] = true }
         case .newRoot(let path):
             members["path"] = .string(path)
         case .shutdown(let mode):

@@ -528,6 +528,24 @@ package enum SystemCalls {
         return .success(FileDescriptor(rawValue: fd))
     }
 
+    /// The first `limit` bytes of a virtual console's screen (`/dev/vcs`: one byte a cell) or of a
+    /// regular file standing for one; nil when it cannot be read.
+    package static func readConsoleScreen(_ path: String, limit: Int = 64 << 10) -> [UInt8]? {
+        guard let fd = try? retryingOnInterrupt("open \(path)", { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }) else { return nil }
+        defer { Glibc.close(fd) }
+        var bytes = [UInt8](repeating: 0, count: limit)
+        var count = 0
+        while count < limit {
+            let n = bytes.withUnsafeMutableBytes { buffer in
+                (try? retryingOnInterrupt("read \(path)") { Glibc.read(fd, buffer.baseAddress! + count, limit - count) }) ?? -1
+            }
+            if n < 0 { return nil }
+            if n == 0 { break }
+            count += n
+        }
+        return Array(bytes[0..<count])
+    }
+
     /// `openRegularFile`, for callers that only need to know whether it worked (the boot path:
     /// no `Result` of ours on it).
     package static func openForReading(_ path: String) -> FileDescriptor? {

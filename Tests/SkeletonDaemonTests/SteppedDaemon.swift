@@ -54,10 +54,11 @@ final class SteppedDaemon {
     /// (it is shut down first), as a restart. `initramfs`: as the daemon started in the initramfs.
     /// `holdingWork`: pictures and texts wait until the test releases `work`. `drmCard`: the DRM
     /// backend on the card at that path (a `FakeDRMDevice`), through the real provider.
-    /// `terminals`: VTs in memory whose switches the test delivers (`events.deliver`).
+    /// `terminals`: VTs in memory whose switches the test delivers (`events.deliver`). `console`:
+    /// the text console a hide may wait for (files standing for /dev/vcs and /dev/tty0).
     init(layouts: [String: String], start: String?, size: Size = Size(width: 200, height: 100), sharing earlier: SteppedDaemon? = nil,
          heads: [String]? = nil, settings settingsText: String = "{}", initramfs: Bool = false, storage: Storage = .memory,
-         holdingWork: Bool = false, drmCard: String? = nil, terminals: (any VirtualTerminals)? = nil) throws {
+         holdingWork: Bool = false, drmCard: String? = nil, terminals: (any VirtualTerminals)? = nil, console: TextConsole? = nil) throws {
         provider.heads = heads
         work.holding = holdingWork
         self.storage = earlier?.storage ?? storage
@@ -107,6 +108,7 @@ final class SteppedDaemon {
         daemon = Daemon(settingsSource: source, settings: settings, logger: Logger(level: .debug, sink: { lines.add($0) }, clock: { clock.now }),
                         clock: clock, provider: drmCard == nil ? provider : DRMDisplayProvider(), events: events, transport: transport, initramfs: initramfs, work: work)
         daemon.host.vtSwitch = terminals.map(VTSwitch.init)
+        if let console { daemon.config.console = console }
         try daemon.start()
         daemon.turn()
         step(to: clock.now)

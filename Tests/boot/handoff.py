@@ -106,14 +106,24 @@ def solid(colour: tuple[int, int, int], size: tuple[int, int]) -> png.Image:
     return png.Image(size[0], size[1], 3, bytes(colour) * (size[0] * size[1]))
 
 
+# A compositor's pointer (cage draws one where a pointer device is, QEMU's) over the app's
+# frame: at most this many pixels a side.
+POINTER = 48
+
+
 def kind_of(kinds: dict, digest: str, frames: dict, read_ppm) -> str:
-    """A frame that is not a known picture: "drawing" when it holds only the app's colour and
-    black (an app filling its new buffer after its mode set), "mapping" when the app's colour
-    covers part of it (the app's first frame at its own size, before the compositor has made it
-    fullscreen), else what frame_kinds said."""
+    """A frame that is not a known picture: "app" when it is the app's frame but for a pointer,
+    "drawing" when it holds only the app's colour and black (an app filling its new buffer after
+    its mode set), "mapping" when the app's colour covers part of it (the app's first frame at its
+    own size, before the compositor has made it fullscreen), else what frame_kinds said."""
     kind = kinds[digest]
     if kind.startswith("picture"):
         image = read_ppm(frames[digest])
+        off = [i // 3 for i in range(0, len(image.data), 3) if image.data[i:i + 3] != bytes(APP_COLOUR)]
+        if off:
+            xs, ys = [i % image.width for i in off], [i // image.width for i in off]
+            if max(xs) - min(xs) < POINTER and max(ys) - min(ys) < POINTER:
+                return "app"
         samples = [image.data[i:i + 3] for i in range(0, len(image.data), 3 * 97)]
         if set(samples) <= {bytes(APP_COLOUR), b"\0\0\0"}:
             return "drawing"
@@ -141,10 +151,17 @@ def check(c, result: dict, skeleton: png.Image, size: tuple[int, int], frame_kin
         frames = result[f"{series}_frames"]
         raw = frame_kinds(frames, known)
         kinds = {d: kind_of(raw, d, frames, read_ppm) for d in frames}
-        first_app = next((i for i, (_, d) in enumerate(shots) if kinds[d] == "app"), None)
+        # The app's frame from here on: the last run of it. Before it the app may show for a
+        # moment as it maps, before the skeleton's window is over it again (weston's kiosk-shell
+        # shows the newest window): that counts as neither.
+        first_app = len(shots)
+        while first_app > 0 and kinds[shots[first_app - 1][1]] == "app":
+            first_app -= 1
+        first_app = first_app if first_app < len(shots) else None
         runs = timeline(shots, kinds)
-        # Every stretch of frames that are neither the skeleton nor the app, up to the frame after it.
-        other = sum(shots[i + 1][0] - t for i, (t, d) in enumerate(shots[:-1]) if kinds[d] not in ("skeleton", "app"))
+        # Every stretch of frames that are neither the skeleton nor the app for good, up to the frame after it.
+        other = sum(shots[i + 1][0] - t for i, (t, d) in enumerate(shots[:-1])
+                    if kinds[d] != "skeleton" and (first_app is None or i < first_app))
         shown = sorted({kinds[d] for _, d in shots if kinds[d] not in ("skeleton", "app")})
         print(f"  figure: handoff {stack}: {len(shots)} screenshots: {runs}; neither the skeleton nor the app: "
               f"{other * 1000:.0f} ms ({', '.join(shown) or 'none'})")

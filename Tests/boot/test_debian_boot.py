@@ -660,6 +660,52 @@ def check_going_down(c: Checker, label: str, result: dict, skeleton: png.Image, 
                 f"{[kinds[d] for _, d in tail][:3]} from {tail[0][0]:.2f} s, last step at {final_at}")
 
 
+# At most this many screenshots may be black between the skeleton and the console at the hide.
+HIDE_BLACK_LIMIT = 1
+
+
+def hide_kind(image: png.Image, skeleton: png.Image) -> str:
+    """A screenshot of the hide: the skeleton, the console (black with text on it), black (nothing
+    brighter than a dissolve's last steps), or other (the dissolve)."""
+    if (image.width, image.height) == (skeleton.width, skeleton.height) and png.compare(image, skeleton).ok:
+        return "skeleton"
+    pixels = [image.data[i:i + 3] for i in range(0, len(image.data), 3 * 7)]
+    brightest = max(max(p) for p in pixels)
+    if brightest < 24:
+        return "black"
+    dark = sum(1 for p in pixels if max(p) < 8)
+    return "console" if dark > len(pixels) * 0.9 else "other"
+
+
+def check_hide(c: Checker, label: str, result: dict, skeleton: png.Image) -> None:
+    """From before skeletond-hide.service until the console has shown its getty's prompt for a
+    while: the skeleton, its fade, then the console, with at most HIDE_BLACK_LIMIT black
+    screenshots between them, whatever else the first boot does (`hide --after-console`)."""
+    shots = result.get("hide", [])
+    if not shots:
+        c.check(f"{label}: screenshots were taken around the hide", False)
+        return
+    kinds = {d: hide_kind(read_ppm(p), skeleton) for d, p in result["hide_frames"].items()}
+    runs = []
+    for t, d in shots:
+        if runs and runs[-1][0] == kinds[d]:
+            runs[-1][2] = t
+            runs[-1][3] += 1
+        else:
+            runs.append([kinds[d], t, t, 1])
+    described = ", ".join(f"{k} {a:.2f}-{b:.2f} s ({n})" for k, a, b, n in runs)
+    print(f"  figure: {label}: the hide, {len(shots)} screenshots: {described}")
+    sequence = [kinds[d] for _, d in shots]
+    left = next((i for i, k in enumerate(sequence) if k != "skeleton"), len(sequence))
+    after = sequence[left:]
+    black = after.count("black")
+    console_from = next((i for i, k in enumerate(after) if k == "console"), None)
+    c.check(f"{label}: the hide: the skeleton, then its fade, then the console, which stays",
+            console_from is not None and all(k == "console" for k in after[console_from:]) and "skeleton" not in after, described)
+    c.check(f"{label}: the hide: at most {HIDE_BLACK_LIMIT} black screenshot between the skeleton and the console",
+            black <= HIDE_BLACK_LIMIT, f"{black} black screenshot(s): {described}")
+
+
 def check_handoff(c: Checker, result: dict, expected: png.Image, work: Path) -> None:
     """The skeleton from the initramfs, the kiosk stacks taking the screen over from it, and the
     way down (Tests/boot/handoff.py)."""
@@ -747,6 +793,8 @@ def check_case(c: Checker, case: str, result: dict, expected: png.Image, work: P
         d = png.compare(png.read(result["shots"][shot]), expected, diff_path=work / f"diff-{shot}.png")
         print(f"  {label} {shot} vs render: {d}")
         c.check(f"{label}: {shot}: the screen equals `skeletond render`", d.ok, str(d))
+    if case in ("initramfs", "real-root", "dracut") + CHROOT_IMAGE[:1]:
+        check_hide(c, label, result, expected)
     if "hidden" not in result["shots"]:
         c.check(f"{label}: hidden screenshot taken", False)
     else:

@@ -21,6 +21,8 @@ struct Screen {
     var needsDraw = false
     /// Whether the hidden mark's file was last written (true) or removed (false).
     private(set) var hiddenMarkWritten: Bool?
+    /// A hide waiting for the text console to show something (`hide --after-console`).
+    private(set) var consoleWait: ConsoleWait?
 
     /// How long a frame already on screen stays while a new look's pictures and texts are made
     /// (a shutdown layout's message, a new layout's labels): the change then appears whole rather
@@ -32,6 +34,7 @@ struct Screen {
     /// A show, whoever asks (the control socket, Plymouth's clients, the start layout, the way down).
     mutating func show(_ look: SkeletonLook, delay: Double, transition: TransitionSpec, now: Double) -> (Session.ShowOutcome, [ScreenEffect]) {
         let outcome = session.show(look, delay: delay, transition: transition, now: now)
+        consoleWait = nil
         content.shows(look)
         needsDraw = true
         var effects: [ScreenEffect] = outcome == .pending ? [] : [.reacquireDisplay]
@@ -59,6 +62,7 @@ struct Screen {
     /// once the skeleton has gone.
     mutating func hide(transition: TransitionSpec, retain: Bool, now: Double) -> (Session.HideOutcome, [ScreenEffect]) {
         let outcome = session.hide(transition: transition, retain: retain, now: now)
+        consoleWait = nil
         handOver.ended()
         needsDraw = true
         var effects: [ScreenEffect] = [.log(.info, "hide: \(outcome.rawValue)")]
@@ -76,6 +80,36 @@ struct Screen {
             break
         }
         return (outcome, effects)
+    }
+
+    /// A hide once the text console shows something: the skeleton stays (and moves) meanwhile,
+    /// at most `limit` seconds. Only while it shows; the caller hides at once when the console
+    /// shows text already or is in graphics mode (a getty's start would force the console's own
+    /// mode over the skeleton then).
+    mutating func hideAfterConsole(transition: TransitionSpec, limit: Double, now: Double) -> [ScreenEffect] {
+        guard session.state == .showing, goingDown == nil else { return [] }
+        consoleWait = ConsoleWait(transition: transition, since: now, limit: limit)
+        return [.log(.info, "hide: once the console shows something (at most \(JSONValue.formatNumber(limit)) s)")]
+    }
+
+    /// The console looked at while a hide waits for it: whether it shows text now. The hide
+    /// happens once it does, or at the wait's deadline; the way down ends the wait.
+    mutating func consoleLooked(showsText: Bool, now: Double) -> [ScreenEffect] {
+        guard var wait = consoleWait else { return [] }
+        guard goingDown == nil else {
+            consoleWait = nil
+            return []
+        }
+        let waited = JSONValue.formatNumber(((now - wait.since) * 100).rounded() / 100)
+        if showsText || now >= wait.deadline {
+            let line = showsText ? "hide: the console shows something after \(waited) s"
+                                 : "hide: the console showed nothing within \(waited) s; hidden anyway"
+            let (_, effects) = hide(transition: wait.transition, retain: false, now: now)
+            return [.log(.info, line)] + effects
+        }
+        wait.looked(at: now)
+        consoleWait = wait
+        return []
     }
 
     /// Time moves on: a pending show appears, a fade or dissolve ends, a monitor's own layout

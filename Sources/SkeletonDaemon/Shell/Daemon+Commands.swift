@@ -181,6 +181,10 @@ extension Daemon {
         case .hide(let hide):
             if let goingDown = screen.goingDown { return refuse(goingDown.refusal("hide")) }
             let transition = hide.transition ?? screen.session.lookInForce?.presentation.transition ?? .default
+            if hide.afterConsole, !hide.retain, screen.session.state == .showing, config.console.worthWaitingFor {
+                carryOut(screen.hideAfterConsole(transition: transition, limit: HideRequest.consoleWaitSeconds, now: now))
+                return reply(["state": .string(screen.session.state.rawValue), "waitingForConsole": true])
+            }
             let outcome = performHide(transition: transition, retain: hide.retain, now: now)
             return Performed(reply: .ok(id: id, ["state": .string(screen.session.state.rawValue), outcome.rawValue: true]),
                              awaiting: hide.wait && outcome == .hiding ? .idle : nil)

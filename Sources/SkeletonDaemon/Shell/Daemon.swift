@@ -249,6 +249,9 @@ public final class Daemon {
         offLoop.sprites.newTurn()
         collectWork(now: now)
         carryOut(screen.advance(to: now))
+        if let wait = screen.consoleWait, now >= wait.due {
+            carryOut(screen.consoleLooked(showsText: config.console.showsText, now: now))
+        }
         resolveWaiters()
         host.openIfDue(now: now)
         promptsTick(now: now)
@@ -336,6 +339,7 @@ public final class Daemon {
         if let due = screen.session.pendingDue { deadline = min(deadline ?? due, due) }
         if let wake = host.tick(now: now) { deadline = min(deadline ?? wake, wake) }
         if let wait = screen.handOver.deadline { deadline = min(deadline ?? wait, wait) }
+        if let due = screen.consoleWait?.due { deadline = min(deadline ?? due, due) }
         if let due = promptsDeadline { deadline = min(deadline ?? due, due) }
         if let overdue = offLoop.work.expire(now: now) { deadline = min(deadline ?? overdue, overdue) }
         // Start-up's routine lines wait for the first frame, but never for the loop to sleep.

@@ -1,0 +1,101 @@
+import Foundation
+@testable import SkeletonDaemon
+import SkeletonLayout
+import Testing
+
+/// `hide --after-console` (issue 48, item 7): the skeleton stays until the text console shows
+/// something (a getty's prompt) and goes then, so that no empty console shows between them; at
+/// the wait's limit it goes anyway. As a value, and through a daemon whose console is a file.
+@Suite struct ConsoleWaitTests {
+    let look = SkeletonLook(layoutName: "a", layout: TestLayouts.simple)
+    let fade = TransitionSpec.crossDissolve(duration: 0.25)
+
+    func withoutLog(_ effects: [ScreenEffect]) -> [ScreenEffect] {
+        effects.filter { if case .log = $0 { return false } else { return true } }
+    }
+
+    @Test func theSkeletonStaysUntilTheConsoleShowsSomethingThenFades() {
+        var screen = Screen()
+        _ = screen.show(look, delay: 0, transition: .none, now: 0)
+        #expect(screen.hideAfterConsole(transition: fade, limit: 10, now: 1) == [.log(.info, "hide: once the console shows something (at most 10 s)")])
+        #expect(screen.session.state == .showing)
+        #expect(screen.consoleWait?.due == 1.05, "looked at every 0.05 s")
+        #expect(screen.consoleLooked(showsText: false, now: 1.05).isEmpty)
+        #expect(screen.session.state == .showing, "a blank console: the skeleton stays")
+        #expect(screen.consoleWait?.due == 1.1)
+        let effects = screen.consoleLooked(showsText: true, now: 3.5)
+        #expect(effects.first == .log(.info, "hide: the console shows something after 2.5 s"))
+        #expect(withoutLog(effects) == [.fadeToConsole])
+        #expect(screen.session.state == .hiding)
+        #expect(screen.consoleWait == nil)
+    }
+
+    @Test func atItsLimitTheSkeletonGoesAnyway() {
+        var screen = Screen()
+        _ = screen.show(look, delay: 0, transition: .none, now: 0)
+        _ = screen.hideAfterConsole(transition: .none, limit: 10, now: 1)
+        #expect(screen.consoleLooked(showsText: false, now: 10.99).isEmpty)
+        let effects = screen.consoleLooked(showsText: false, now: 11)
+        #expect(effects.first == .log(.info, "hide: the console showed nothing within 10 s; hidden anyway"))
+        #expect(screen.session.state == .idle)
+        #expect(withoutLog(effects).contains(.closeDisplay))
+    }
+
+    @Test func aShowOrTheWayDownEndsTheWait() {
+        var screen = Screen()
+        _ = screen.show(look, delay: 0, transition: .none, now: 0)
+        _ = screen.hideAfterConsole(transition: .none, limit: 10, now: 1)
+        _ = screen.show(look, delay: 0, transition: .none, now: 2)
+        #expect(screen.consoleWait == nil, "shown again: nothing waits to hide")
+        #expect(screen.consoleLooked(showsText: true, now: 3).isEmpty)
+        #expect(screen.session.state == .showing)
+        _ = screen.hideAfterConsole(transition: .none, limit: 10, now: 4)
+        screen.goingDown = GoingDown(mode: .poweroff)
+        #expect(screen.consoleLooked(showsText: true, now: 5).isEmpty, "going down: the shutdown layout stays")
+        #expect(screen.consoleWait == nil)
+    }
+
+    @Test func nothingWaitsWhileNothingShows() {
+        var screen = Screen()
+        #expect(screen.hideAfterConsole(transition: .none, limit: 10, now: 1).isEmpty)
+        #expect(screen.consoleWait == nil)
+    }
+
+    /// Through a daemon: the reply comes at once (`waitingForConsole`), the skeleton stays while
+    /// the console's screen holds only blanks, and goes the turn after a prompt is written to it.
+    @Test func aDaemonHidesTheTurnAfterTheConsoleShowsAPrompt() throws {
+        let screenFile = FileManager.default.temporaryDirectory.path + "/vcs-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: screenFile) }
+        try Data(repeating: 0x20, count: 80 * 25).write(to: URL(fileURLWithPath: screenFile))
+        let d = try SteppedDaemon(layouts: ["simple": TestLayouts.simpleText], start: "simple",
+                                  console: TextConsole(screenPath: screenFile, terminalPath: screenFile))
+        d.step(to: d.clock.now + 0.2)
+        let client = try d.connect()
+        let reply = d.request(client, #"{"command": "hide", "afterConsole": true, "transition": {"kind": "none"}}"#)
+        #expect(reply?["waitingForConsole"] == true, "\(String(describing: reply))")
+        d.step(to: d.clock.now + 3)
+        #expect(d.request(client, #"{"command": "status"}"#)?["state"] == "showing", "a blank console: the skeleton stays")
+        var prompt = Data(repeating: 0x20, count: 80 * 25)
+        prompt.replaceSubrange(0..<12, with: Array("debian login".utf8))
+        try prompt.write(to: URL(fileURLWithPath: screenFile))
+        d.step(to: d.clock.now + 0.1)
+        #expect(d.request(client, #"{"command": "status"}"#)?["state"] == "idle", "hidden once the prompt is there")
+        #expect(d.logContains("hide: the console shows something after 3"), "\(d.lines.all)")
+    }
+
+    /// A console that shows text already, or cannot be read: the hide happens at once.
+    @Test func aConsoleWithTextAlreadyIsNoReasonToWait() throws {
+        let screenFile = FileManager.default.temporaryDirectory.path + "/vcs-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: screenFile) }
+        try Data("kernel: something happened".utf8).write(to: URL(fileURLWithPath: screenFile))
+        let d = try SteppedDaemon(layouts: ["simple": TestLayouts.simpleText], start: "simple",
+                                  console: TextConsole(screenPath: screenFile, terminalPath: screenFile))
+        d.step(to: d.clock.now + 0.2)
+        let client = try d.connect()
+        let reply = d.request(client, #"{"command": "hide", "afterConsole": true, "transition": {"kind": "none"}}"#)
+        #expect(reply?["waitingForConsole"] == nil, "\(String(describing: reply))")
+        #expect(reply?["hidden"] == true, "\(String(describing: reply))")
+        d.step(to: d.clock.now + 0.1)
+        #expect(d.request(client, #"{"command": "status"}"#)?["state"] == "idle")
+    }
+}

@@ -95,6 +95,7 @@ import Testing
         let reply = d.request(client, #"{"command": "hide", "afterConsole": true, "transition": {"kind": "none"}}"#)
         #expect(reply?["waitingForConsole"] == nil, "\(String(describing: reply))")
         #expect(reply?["hidden"] == true, "\(String(describing: reply))")
+        #expect(d.logContains("hide: not waiting for the console: it shows text already"), "\(d.lines.all)")
         d.step(to: d.clock.now + 0.1)
         #expect(d.request(client, #"{"command": "status"}"#)?["state"] == "idle")
     }

@@ -108,7 +108,8 @@ final class SteppedDaemon {
         daemon = Daemon(settingsSource: source, settings: settings, logger: Logger(level: .debug, sink: { lines.add($0) }, clock: { clock.now }),
                         clock: clock, provider: drmCard == nil ? provider : DRMDisplayProvider(), events: events, transport: transport, initramfs: initramfs, work: work)
         daemon.host.vtSwitch = terminals.map(VTSwitch.init)
-        if let console { daemon.config.console = console }
+        // Not this machine's console, unless a test gives one.
+        daemon.host.console = console ?? TextConsole(screenPath: directory + "/no-vcs", terminalPath: directory + "/no-tty")
         try daemon.start()
         daemon.turn()
         step(to: clock.now)

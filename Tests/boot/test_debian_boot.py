@@ -679,8 +679,10 @@ def hide_kind(image: png.Image, skeleton: png.Image) -> str:
 
 def check_hide(c: Checker, label: str, result: dict, skeleton: png.Image) -> None:
     """From before skeletond-hide.service until the console has shown its getty's prompt for a
-    while: the skeleton, its fade, then the console, with at most HIDE_BLACK_LIMIT black
-    screenshots between them, whatever else the first boot does (`hide --after-console`)."""
+    while: the skeleton, its fade, then the console as the kernel left it (here the firmware's
+    text, which the console took over), with at most HIDE_BLACK_LIMIT black screenshots between
+    them, whatever else the first boot does. After that the console is the getty's: it clears
+    the screen (black) and writes its prompt."""
     shots = result.get("hide", [])
     if not shots:
         c.check(f"{label}: screenshots were taken around the hide", False)
@@ -698,10 +700,11 @@ def check_hide(c: Checker, label: str, result: dict, skeleton: png.Image) -> Non
     sequence = [kinds[d] for _, d in shots]
     left = next((i for i, k in enumerate(sequence) if k != "skeleton"), len(sequence))
     after = sequence[left:]
-    black = after.count("black")
     console_from = next((i for i, k in enumerate(after) if k == "console"), None)
-    c.check(f"{label}: the hide: the skeleton, then its fade, then the console, which stays",
-            console_from is not None and all(k == "console" for k in after[console_from:]) and "skeleton" not in after, described)
+    black = after[:console_from].count("black") if console_from is not None else len(after)
+    c.check(f"{label}: the hide: the skeleton, then its fade, then the console, which stays (its getty clearing it or not)",
+            console_from is not None and all(k in ("console", "black") for k in after[console_from:]) and "skeleton" not in after
+            and after[-1] == "console", described)
     c.check(f"{label}: the hide: at most {HIDE_BLACK_LIMIT} black screenshot between the skeleton and the console",
             black <= HIDE_BLACK_LIMIT, f"{black} black screenshot(s): {described}")
 

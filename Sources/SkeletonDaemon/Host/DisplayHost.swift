@@ -63,6 +63,8 @@ final class DisplayHost {
     /// VT switches while a DRM card is held (VTSwitch.swift); nil where no VT is to be touched
     /// (a daemon on a stepped loop, which no VT signal reaches).
     var vtSwitch: VTSwitch?
+    /// The text console the card goes back to at the hide (and that a hide may wait for).
+    var console = TextConsole()
 
     init(settings: Settings, logger: Logger, clock: any MonotonicClock, provider: any DisplayProvider, start: StartFrames,
          mark: @escaping (String) -> Void) {
@@ -460,7 +462,9 @@ final class DisplayHost {
             released = true
             return
         }
-        if !released { d.release(retainingPicture: false) }
+        if !released {
+            if let drm = d as? DRMDisplay { drm.releaseToConsole(redraw: console.redraw) } else { d.release(retainingPicture: false) }
+        }
         d.close()
         display = nil
         compositors = []

@@ -6,6 +6,33 @@ struct TextConsole {
     var screenPath = "/dev/vcs"
     var terminalPath = "/dev/tty0"
 
+    /// What the console is like for a hide that would wait for it.
+    enum Look: Equatable {
+        /// Blank, in text mode: worth waiting for.
+        case blank
+        case showsText
+        /// In graphics mode: a getty's start (`TTYReset=`) would switch it to text, and the
+        /// framebuffer console would force its own mode over the skeleton.
+        case graphics
+        case unreadable(String)
+
+        /// Why a hide does not wait, for the journal; nil when it does.
+        var reasonNotToWait: String? {
+            switch self {
+            case .blank: nil
+            case .showsText: "it shows text already"
+            case .graphics: "it is in graphics mode"
+            case .unreadable(let path): "\(path) cannot be read"
+            }
+        }
+    }
+
+    var look: Look {
+        if isGraphics { return .graphics }
+        guard let cells = SystemCalls.readConsoleScreen(screenPath) else { return .unreadable(screenPath) }
+        return cells.contains { $0 != 0x20 && $0 != 0 } ? .showsText : .blank
+    }
+
     /// Whether its screen holds anything but blanks; true when it cannot be read (nothing to
     /// wait for then).
     var showsText: Bool {
@@ -13,15 +40,24 @@ struct TextConsole {
         return cells.contains { $0 != 0x20 && $0 != 0 }
     }
 
-    /// In graphics mode (KDGETMODE): a getty's start (`TTYReset=`) would switch it to text, and
-    /// the framebuffer console would force its own mode over the skeleton. A hide waits for
-    /// nothing then. False when it cannot be asked.
-    var isGraphics: Bool {
+    /// Once the card is let go to the console: KDSETMODE KD_GRAPHICS then KD_TEXT, as Xorg does on
+    /// its way out, which makes the framebuffer console set its mode and redraw its text. Without
+    /// it, where the daemon took the card before the console's first mode set, nothing would set
+    /// the console's mode until something switches the console: seconds of black at first boot,
+    /// until the getty starts. Nothing when the console is in graphics mode (a display server's)
+    /// or cannot be opened.
+    func redraw() {
+        guard let fd = try? SystemCalls.openConsole(terminalPath) else { return }
+        defer { fd.close() }
+        guard SystemCalls.consoleIsGraphics(fd) == false else { return }
+        try? SystemCalls.setConsoleGraphics(fd, true)
+        try? SystemCalls.setConsoleGraphics(fd, false)
+    }
+
+    /// KDGETMODE says graphics; false when it cannot be asked.
+    private var isGraphics: Bool {
         guard let fd = try? SystemCalls.openConsole(terminalPath) else { return false }
         defer { fd.close() }
         return SystemCalls.consoleIsGraphics(fd) == true
     }
-
-    /// A hide should wait for it: in text mode, and blank.
-    var worthWaitingFor: Bool { !isGraphics && !showsText }
 }

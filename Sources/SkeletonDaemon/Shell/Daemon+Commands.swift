@@ -181,9 +181,13 @@ extension Daemon {
         case .hide(let hide):
             if let goingDown = screen.goingDown { return refuse(goingDown.refusal("hide")) }
             let transition = hide.transition ?? screen.session.lookInForce?.presentation.transition ?? .default
-            if hide.afterConsole, !hide.retain, screen.session.state == .showing, config.console.worthWaitingFor {
-                carryOut(screen.hideAfterConsole(transition: transition, limit: HideRequest.consoleWaitSeconds, now: now))
-                return reply(["state": .string(screen.session.state.rawValue), "waitingForConsole": true])
+            if hide.afterConsole, !hide.retain, screen.session.state == .showing {
+                if let reason = host.console.look.reasonNotToWait {
+                    logger.info("hide: not waiting for the console: \(reason)")
+                } else {
+                    carryOut(screen.hideAfterConsole(transition: transition, limit: HideRequest.consoleWaitSeconds, now: now))
+                    return reply(["state": .string(screen.session.state.rawValue), "waitingForConsole": true])
+                }
             }
             let outcome = performHide(transition: transition, retain: hide.retain, now: now)
             return Performed(reply: .ok(id: id, ["state": .string(screen.session.state.rawValue), outcome.rawValue: true]),

@@ -13,6 +13,4 @@ struct DaemonConfig {
     /// The clock's time at the start, for `status`'s uptime.
     let startTime: Double
     var rootSwitch = RootSwitch()
-    /// The foreground text console a hide may wait for (`hide --after-console`).
-    var console = TextConsole()
 }

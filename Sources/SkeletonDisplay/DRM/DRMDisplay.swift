@@ -235,6 +235,25 @@ public final class DRMDisplay: Display {
         retained = retainingPicture
     }
 
+    /// Let go to the text console for good (the hide, before `close`): outputs whose CRTC showed
+    /// the console before are put back as they were; where it was off, the last frame stays and
+    /// `redraw` has the console set its mode over it (`KDSETMODE`), so that the screen goes from
+    /// the skeleton to the console with no black between. Then DRM master is dropped.
+    public func releaseToConsole(redraw: () -> Void) {
+        var consoleSetsMode = false
+        for output in drmOutputs {
+            output.drainFlip { handleEvents() }
+            if output.restoreLeavingPictureForConsole() { consoleSetsMode = true }
+        }
+        inheritedConsole?.restore()
+        if !released {
+            _ = DRMCalls.dropMaster(fd)
+            released = true
+        }
+        retained = false
+        if consoleSetsMode { redraw() }
+    }
+
     public func reacquire() throws(DisplayError) {
         if let code = DRMCalls.setMaster(fd) {
             for output in drmOutputs {

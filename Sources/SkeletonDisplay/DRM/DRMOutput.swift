@@ -319,6 +319,20 @@ public final class DRMOutput: DisplayOutput {
         DRMCalls.restoreCrtc(fd, saved: saved, crtc: crtcID, connector: connectorID)
     }
 
+    /// Let go to the text console: the CRTC as it was before the daemon's mode set when it
+    /// showed something (the console's framebuffer); left showing the last frame when it was off
+    /// (the card taken before the console's first mode set), for the console to set its mode
+    /// over it: turning it off would show black until then. True in that second case.
+    func restoreLeavingPictureForConsole() -> Bool {
+        showsBootFrame = false
+        released = true
+        guard modeSet else { return false }
+        modeSet = false
+        guard let saved, saved.pointee.mode_valid != 0 else { return true }
+        DRMCalls.restoreCrtc(fd, saved: saved, crtc: crtcID, connector: connectorID)
+        return false
+    }
+
     /// The monitor went away: the CRTC is turned off (free for another connector), so that the
     /// buffers can go.
     func turnOff() {

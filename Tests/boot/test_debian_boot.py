@@ -628,6 +628,25 @@ def check_going_down(c: Checker, label: str, result: dict, skeleton: png.Image, 
     bye = png.read(shutdown_render(message, (skeleton.width, skeleton.height)))
     down = result["down"]
     kinds = frame_kinds(result["down_frames"], {"shutdown": bye, "skeleton": skeleton})
+    # The reboot goes down from the console (the skeleton hidden): the console until the shutdown
+    # layout. Between them the getty's stop clears the console while the daemon opens the card
+    # again and makes the layout's text: black for at most FROM_CONSOLE_BLACK_LIMIT seconds.
+    if mode == "reboot":
+        for d, path in result["down_frames"].items():
+            if kinds[d] not in ("shutdown", "skeleton"):
+                kinds[d] = hide_kind(read_ppm(path), skeleton)
+        first_bye = next((i for i, (_, d) in enumerate(down) if kinds[d] == "shutdown"), len(down))
+        lead = [kinds[d] for _, d in down[:first_bye]]
+        black = sum(down[i + 1][0] - t for i, (t, d) in enumerate(down[:first_bye]) if kinds[d] == "black" and i + 1 < len(down))
+        runs = ", ".join(f"{k} ({n})" for k, n in _runs(lead))
+        print(f"  figure: {label}: from the console to the shutdown layout: {runs or 'nothing'}, black for {black:.2f} s; "
+              f"the shutdown layout from {down[first_bye][0] if first_bye < len(down) else 'never'} s after `systemctl reboot`")
+        c.check(f"{label}: going down from the console, only the console, then the shutdown layout",
+                first_bye < len(down) and all(k == "console" for k in lead if k != "black"), runs)
+        c.check(f"{label}: black for at most {FROM_CONSOLE_BLACK_LIMIT} s between the console and the shutdown layout",
+                black <= FROM_CONSOLE_BLACK_LIMIT, f"{black:.2f} s: {runs}")
+        # From the shutdown layout on, as from the skeleton.
+        down = down[first_bye:]
     good = [i for i, (_, d) in enumerate(down) if kinds[d] in ("skeleton", "shutdown")]
     final_at = result.get("final_at")
     # What follows the shutdown layout from systemd-shutdown's last step on is the kernel's
@@ -660,8 +679,20 @@ def check_going_down(c: Checker, label: str, result: dict, skeleton: png.Image, 
                 f"{[kinds[d] for _, d in tail][:3]} from {tail[0][0]:.2f} s, last step at {final_at}")
 
 
+def _runs(kinds: list[str]) -> list[tuple[str, int]]:
+    out: list[tuple[str, int]] = []
+    for k in kinds:
+        if out and out[-1][0] == k:
+            out[-1] = (k, out[-1][1] + 1)
+        else:
+            out.append((k, 1))
+    return out
+
+
 # At most this many screenshots may be black between the skeleton and the console at the hide.
 HIDE_BLACK_LIMIT = 1
+# Going down from the console: the black between it and the shutdown layout, measured 0.5 s.
+FROM_CONSOLE_BLACK_LIMIT = 1.0
 
 
 def hide_kind(image: png.Image, skeleton: png.Image) -> str:

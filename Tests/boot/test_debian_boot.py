@@ -14,13 +14,16 @@ Case `initramfs`: the skeleton is on screen from the initramfs (equal to `skelet
 still there after the switch to the real root, drawn by the same process (its argv[0] begins
 with '@', it holds the card alone, its frame count has not moved), with `skeletond.service`
 skipped by its condition (no second process, as Plymouth's units); `plymouth --ping` and `plymouth display-message` (Debian's client)
-are answered; after multi-user.target it is hidden and the text console is back; shown again,
+are answered; after multi-user.target it is hidden and the text console is back (screenshots
+as fast as QMP gives them from before skeletond-hide.service: the skeleton, then the console as
+the kernel left it, with at most one black screenshot between); shown again,
 then `systemctl poweroff`: screenshots as fast as QMP gives them until the machine stops must
 each be the skeleton or the shutdown layout saying "Powering off" (`skeletond-poweroff.service`),
 never the console, and the daemon must still hold the card at systemd-shutdown's last step
 (Tests/boot/guest/e2e-final). Case `real-root`: the same without the hook
 (`SKELETOND_INITRAMFS=no`), the daemon started by skeletond.service, and `systemctl reboot`
-("Restarting") instead. Each prints the time from
+("Restarting") instead, from the console (hidden again first): the console, then the shutdown
+layout, with black between for at most FROM_CONSOLE_BLACK_LIMIT. Each prints the time from
 kernel start to the first skeleton frame as a figure (it moves with the machine's load), and
 checks that it is a real time: no later than when the guest saw the frame logged (the initramfs
 shot, or the probe in the real root). Case `no-executable`: the hook's initramfs, but the

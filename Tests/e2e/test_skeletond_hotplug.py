@@ -34,6 +34,10 @@ uevent), the daemon waits for a display and keeps answering, the settings meanwh
 800x600 (`reload`), and when the card comes back (bound again) it is driven at that new mode and
 equals the render at that size.
 
+A third boot has two cards (virtio-gpu and QEMU's VGA, both 1024x768): the card the daemon does
+not drive going away (unbound) changes nothing; the card it drives going away moves the skeleton
+to the other, equal to the render there.
+
 Screenshots go to build/e2e/hotplug/.
 """
 
@@ -136,6 +140,79 @@ shot back
 echo "@@BACK $(ctl status --json)"
 kill -TERM "$sd"; wait "$sd"; echo "@@SKELETOND_EXIT $?"
 """
+
+# Two cards (virtio-gpu as display0, QEMU's VGA as display1, both 1024x768); the daemon drives
+# the first it finds. The other one going changes nothing; the driven one going moves the
+# skeleton to the other.
+TWO_CARDS_GUEST = r"""
+ctl() { /bin/skeletonctl --socket /run/skeletond/control.sock "$@"; }
+export SWIFT_DETERMINISTIC_HASHING=1
+i=0; until [ -e /dev/dri/card0 ] && [ -e /dev/dri/card1 ]; do i=$((i + 1)); [ $i -gt 200 ] && fail "not two cards"; usleep 100000; done
+spawn /tmp/d.log /bin/skeletond run --config /etc/settings.json --layouts /layouts --layout solid \
+    --backend drm --log-level debug --frame-cache none
+sd=$SPAWNED_PID
+wait_for_line /tmp/d.log 'first frame on drm' 30 || fail "no first frame"
+driven=$(ctl status --json | sed -n 's/.*"device":"\/dev\/dri\/\(card[0-9]\)".*/\1/p')
+[ -n "$driven" ] || fail "no card in the status"
+other=card1; [ "$driven" = card1 ] && other=card0
+pci() { basename "$(readlink /sys/class/drm/$1/device)"; }
+driver() { basename "$(readlink /sys/class/drm/$1/device/driver)"; }
+head() { [ "$(driver $1)" = bochs-drm ] && echo display1 || echo display0; }
+dpci=$(pci $driven); ddrv=$(driver $driven); dhead=$(head $driven)
+opci=$(pci $other); odrv=$(driver $other); ohead=$(head $other)
+echo "@@CARDS driven=$driven:$ddrv:$dhead other=$other:$odrv:$ohead"
+usleep 500000
+shot before device=$dhead
+echo "$opci" > /sys/bus/pci/drivers/$odrv/unbind || fail "cannot unbind $opci"
+i=0; while [ -e /dev/dri/$other ] && [ $i -lt 100 ]; do i=$((i + 1)); usleep 100000; done
+usleep 1000000
+ctl ping || fail "no answer after the other card went"
+echo "@@OTHER_GONE $(ctl status --json)"
+shot other-gone device=$dhead
+echo "$opci" > /sys/bus/pci/drivers/$odrv/bind || fail "cannot bind $opci again"
+i=0; until [ -e /dev/dri/card1 ] && [ -e /dev/dri/card0 ]; do i=$((i + 1)); [ $i -gt 100 ] && fail "the other card did not come back"; usleep 100000; done
+usleep 500000
+echo "$dpci" > /sys/bus/pci/drivers/$ddrv/unbind || fail "cannot unbind $dpci"
+wait_for_line /tmp/d.log 'removed|display device went away' 20 || fail "the removal was not noticed"
+i=0
+until ctl status --json | grep -q '"framesPresented":[1-9]'; do i=$((i + 1)); [ $i -gt 200 ] && fail "nothing drawn on the other card"; usleep 100000; done
+usleep 1000000
+echo "@@MOVED $(ctl status --json)"
+shot moved device=$ohead
+kill -TERM "$sd"; wait "$sd"; echo "@@SKELETOND_EXIT $?"
+"""
+
+
+def run_two_cards(c: Checker) -> None:
+    out, layouts, files = case_files("two-cards", OUT.parent)
+    files["/etc/settings.json"] = b"{}"
+    print("== two cards (virtio-gpu and VGA): the one not driven goes, then the driven one")
+    r = qemu_harness.run(device="virtio-gpu-pci", extra_device_args=f"xres={FIRST[0]},yres={FIRST[1]}",
+                         extra_qemu_args=["-device", f"VGA,id=display1,xres={FIRST[0]},yres={FIRST[1]}"], guest_files=files,
+                         guest_script=TWO_CARDS_GUEST, out_dir=out, name="two-cards", timeout=300, append="vt.global_cursor_default=0")
+    log = r["serial_log"]
+    (out / "serial.txt").write_text(log)
+    c.check("two cards: guest script ran to the end", r["ok"], "; ".join(r.get("errors", [])) + f" (log {out}/serial.txt)")
+    cards = re.search(r"@@CARDS (.*)", log)
+    print(f"  {cards.group(0) if cards else 'no @@CARDS line'}")
+    expected = host_render(layouts / "solid.json", FIRST, out / "expected.png")
+    for shot in ("before", "other-gone", "moved"):
+        if shot in shots_of(r):
+            d = png.compare(png.read(r["screenshots"][shot]), expected, diff_path=out / f"diff-{shot}.png")
+            print(f"  {shot} vs render: {d}")
+            c.check(f"two cards: {shot}: the screen equals `skeletond render`", d.ok, str(d))
+        else:
+            c.check(f"two cards: screenshot {shot} taken", False)
+    driven = re.search(r"driven=(card\d)", log)
+    gone = outputs(log, "OTHER_GONE")
+    moved = outputs(log, "MOVED")
+    c.check("two cards: the card not driven going changes nothing (same card, no removal said)",
+            driven is not None and [o.get("device") for o in gone] == [f"/dev/dri/{driven.group(1)}"]
+            and "display device went away" not in log.split("@@OTHER_GONE")[0], json.dumps(gone)[:300])
+    c.check("two cards: the driven card going moves the skeleton to the other",
+            driven is not None and len(moved) == 1 and moved[0].get("device") != f"/dev/dri/{driven.group(1)}", json.dumps(moved)[:300])
+    errors = [line for line in log.splitlines() if line.startswith("<3>")]
+    c.check("two cards: no error in the daemon's log", not errors, "; ".join(errors[:3]))
 
 
 def run_card_returns(c: Checker) -> None:
@@ -299,6 +376,7 @@ def main() -> int:
     errors = [line for line in log.splitlines() if line.startswith("<3>")]
     c.check("hotplug: no error in the daemon's log", not errors, "; ".join(errors[:3]))
     run_card_returns(c)
+    run_two_cards(c)
     print(f"{c.passed} passed, {c.failed} failed")
     return 0 if c.failed == 0 else 1
 

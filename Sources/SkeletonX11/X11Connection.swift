@@ -154,8 +154,8 @@ final class X11Connection {
     /// Forgets a round trip in flight (its answer no longer paces anything).
     func dropSync() { pendingSync = nil }
 
-    /// Sends `request` checked and waits for the server's verdict: nil, or the X error's code.
-    func check(_ cookie: xcb_void_cookie_t) -> UInt8? {
+    /// Waits for the server's verdict on a request sent checked: nil, or the X error's code.
+    func errorCode(of cookie: xcb_void_cookie_t) -> UInt8? {
         guard let connection, let error = xcb_request_check(connection, cookie) else { return nil }
         defer { free(error) }
         return error.pointee.error_code

@@ -57,7 +57,7 @@ final class X11Window {
         let rootEvents = XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY.rawValue | XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue
         if stayOnTop {
             let asked: [UInt32] = [rootEvents | XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT.rawValue]
-            redirects = connection.check(xcb_change_window_attributes_checked(c, connection.root, XCB_CW_EVENT_MASK.rawValue, asked)) == nil
+            redirects = connection.errorCode(of: xcb_change_window_attributes_checked(c, connection.root, XCB_CW_EVENT_MASK.rawValue, asked)) == nil
         }
         if !redirects {
             let asked: [UInt32] = [rootEvents]

@@ -29,15 +29,17 @@ struct TextConsole {
 
     var look: Look {
         if isGraphics { return .graphics }
-        guard let cells = SystemCalls.readConsoleScreen(screenPath) else { return .unreadable(screenPath) }
-        return cells.contains { $0 != 0x20 && $0 != 0 } ? .showsText : .blank
+        guard let text = screenHoldsText else { return .unreadable(screenPath) }
+        return text ? .showsText : .blank
     }
 
     /// Whether its screen holds anything but blanks; true when it cannot be read (nothing to
     /// wait for then).
-    var showsText: Bool {
-        guard let cells = SystemCalls.readConsoleScreen(screenPath) else { return true }
-        return cells.contains { $0 != 0x20 && $0 != 0 }
+    var showsText: Bool { screenHoldsText ?? true }
+
+    /// Anything but blanks (spaces, NULs) on the screen; nil when it cannot be read.
+    private var screenHoldsText: Bool? {
+        SystemCalls.readConsoleScreen(screenPath).map { cells in cells.contains { $0 != 0x20 && $0 != 0 } }
     }
 
     /// Once the card is let go to the console: KDSETMODE KD_GRAPHICS then KD_TEXT, as Xorg does on

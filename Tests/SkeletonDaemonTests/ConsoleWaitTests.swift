@@ -63,15 +63,25 @@ import Testing
 
     /// Through a daemon: the reply comes at once (`waitingForConsole`), the skeleton stays while
     /// the console's screen holds only blanks, and goes the turn after a prompt is written to it.
-    @Test func aDaemonHidesTheTurnAfterTheConsoleShowsAPrompt() throws {
-        let screenFile = FileManager.default.temporaryDirectory.path + "/vcs-\(UUID().uuidString.prefix(8))"
-        defer { try? FileManager.default.removeItem(atPath: screenFile) }
-        try Data(repeating: 0x20, count: 80 * 25).write(to: URL(fileURLWithPath: screenFile))
+    /// A daemon whose console is a file holding `screen`, showing, asked to hide after the
+    /// console: the daemon, its client and the reply.
+    func hideAfterConsole(on screen: Data, at screenFile: String) throws -> (SteppedDaemon, any SteppedClient, JSONValue?) {
+        try screen.write(to: URL(fileURLWithPath: screenFile))
         let d = try SteppedDaemon(layouts: ["simple": TestLayouts.simpleText], start: "simple",
                                   console: TextConsole(screenPath: screenFile, terminalPath: screenFile))
         d.step(to: d.clock.now + 0.2)
         let client = try d.connect()
-        let reply = d.request(client, #"{"command": "hide", "afterConsole": true, "transition": {"kind": "none"}}"#)
+        return (d, client, d.request(client, #"{"command": "hide", "afterConsole": true, "transition": {"kind": "none"}}"#))
+    }
+
+    func temporaryScreenFile() -> String {
+        FileManager.default.temporaryDirectory.path + "/vcs-\(UUID().uuidString.prefix(8))"
+    }
+
+    @Test func aDaemonHidesTheTurnAfterTheConsoleShowsAPrompt() throws {
+        let screenFile = temporaryScreenFile()
+        defer { try? FileManager.default.removeItem(atPath: screenFile) }
+        let (d, client, reply) = try hideAfterConsole(on: Data(repeating: 0x20, count: 80 * 25), at: screenFile)
         #expect(reply?["waitingForConsole"] == true, "\(String(describing: reply))")
         d.step(to: d.clock.now + 3)
         #expect(d.request(client, #"{"command": "status"}"#)?["state"] == "showing", "a blank console: the skeleton stays")
@@ -85,14 +95,9 @@ import Testing
 
     /// A console that shows text already, or cannot be read: the hide happens at once.
     @Test func aConsoleWithTextAlreadyIsNoReasonToWait() throws {
-        let screenFile = FileManager.default.temporaryDirectory.path + "/vcs-\(UUID().uuidString.prefix(8))"
+        let screenFile = temporaryScreenFile()
         defer { try? FileManager.default.removeItem(atPath: screenFile) }
-        try Data("kernel: something happened".utf8).write(to: URL(fileURLWithPath: screenFile))
-        let d = try SteppedDaemon(layouts: ["simple": TestLayouts.simpleText], start: "simple",
-                                  console: TextConsole(screenPath: screenFile, terminalPath: screenFile))
-        d.step(to: d.clock.now + 0.2)
-        let client = try d.connect()
-        let reply = d.request(client, #"{"command": "hide", "afterConsole": true, "transition": {"kind": "none"}}"#)
+        let (d, client, reply) = try hideAfterConsole(on: Data("kernel: something happened".utf8), at: screenFile)
         #expect(reply?["waitingForConsole"] == nil, "\(String(describing: reply))")
         #expect(reply?["hidden"] == true, "\(String(describing: reply))")
         #expect(d.logContains("hide: not waiting for the console: it shows text already"), "\(d.lines.all)")

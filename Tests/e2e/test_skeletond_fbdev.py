@@ -261,16 +261,24 @@ def run_depth(c: Checker, name: str) -> None:
     c.check(f"{label}: no error in the daemon's log", not errors, "; ".join(errors[:3]))
 
 
-def run_handover(c: Checker) -> None:
-    out, layouts, guest_files = case_files("handover", OUT)
-    print("== hand-over: vesafb (vga=0x318) with `--backend auto`, then bochs loaded")
-    guest = HANDOVER_GUEST.replace("@RUN@", RUN.replace("@BACKEND@", "auto").replace("@ROTATION@", "0")).replace("@TINT@", TINT)
-    r = boot("fbdev-handover", "0x318", guest, guest_files, out)
+def bochs_takes_over(c: Checker, name: str, label: str, backend: str, guest_text: str) -> tuple[dict, str, Path, Path]:
+    """vesafb (vga=0x318) with `--backend BACKEND`, then bochs loaded: the boot, its log kept,
+    the script's end and the frame before checked. Returns the run, its log, its directory and
+    its layouts."""
+    out, layouts, guest_files = case_files(name, OUT)
+    guest = guest_text.replace("@RUN@", RUN.replace("@BACKEND@", backend).replace("@ROTATION@", "0")).replace("@TINT@", TINT)
+    r = boot(f"fbdev-{name}", "0x318", guest, guest_files, out)
     log = r["serial_log"]
     (out / "serial.txt").write_text(log)
-    label = "hand-over"
     c.check(f"{label}: guest script ran to the end", r["ok"], "; ".join(r.get("errors", [])) + f" (log {out}/serial.txt)")
     compare(c, label, r, "before", host_render(layouts / "solid.json", SIZE, out / "expected-before.png"), out)
+    return r, log, out, layouts
+
+
+def run_handover(c: Checker) -> None:
+    print("== hand-over: vesafb (vga=0x318) with `--backend auto`, then bochs loaded")
+    label = "hand-over"
+    r, log, out, layouts = bochs_takes_over(c, "handover", label, "auto", HANDOVER_GUEST)
     c.check(f"{label}: no present failed before the move (the watch found the card)", "the display device went away" not in log)
     if "after" in r["screenshots"]:
         after = png.read(r["screenshots"]["after"])
@@ -285,15 +293,9 @@ def run_handover(c: Checker) -> None:
 
 
 def run_gone(c: Checker) -> None:
-    out, layouts, guest_files = case_files("gone", OUT)
     print("== fbdev gone: vesafb (vga=0x318) with `--backend fbdev`, then bochs loaded (vesafb unregistered)")
-    guest = GONE_GUEST.replace("@RUN@", RUN.replace("@BACKEND@", "fbdev").replace("@ROTATION@", "0")).replace("@TINT@", TINT)
-    r = boot("fbdev-gone", "0x318", guest, guest_files, out)
-    log = r["serial_log"]
-    (out / "serial.txt").write_text(log)
     label = "fbdev gone"
-    c.check(f"{label}: guest script ran to the end", r["ok"], "; ".join(r.get("errors", [])) + f" (log {out}/serial.txt)")
-    compare(c, label, r, "before", host_render(layouts / "solid.json", SIZE, out / "expected-before.png"), out)
+    r, log, out, layouts = bochs_takes_over(c, "gone", label, "fbdev", GONE_GUEST)
     said = [line for line in log.splitlines() if "the framebuffer went away" in line or "looking for another one" in line]
     c.check(f"{label}: the daemon says the framebuffer went away and looks for another", len(said) >= 2, "; ".join(said))
     if "after" in r["screenshots"]:

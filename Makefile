@@ -88,7 +88,7 @@ install-files:
 		install -d $(DESTDIR)$(PREFIX)/libexec/skeletond; \
 		install -m 755 $(BINARIES)/skeletond-initramfs $(DESTDIR)$(PREFIX)/libexec/skeletond/; \
 	fi
-	for unit in skeletond.service skeletond.socket skeletond-hide.service skeletond-cache.path skeletond-cache.service skeletond-initramfs.path \
+	for unit in skeletond.service skeletond.socket skeletond-hide.service skeletond-down.service skeletond-cache.path skeletond-cache.service skeletond-initramfs.path \
 		skeletond-poweroff.service skeletond-reboot.service skeletond-halt.service skeletond-kexec.service; do \
 		sed 's|@BINDIR@|$(BINDIR)|g' systemd/$$unit > $(DESTDIR)$(UNITDIR)/$$unit; \
 		chmod 644 $(DESTDIR)$(UNITDIR)/$$unit; \

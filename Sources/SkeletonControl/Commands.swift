@@ -173,5 +173,7 @@ struct Shutdown: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
     @Argument(help: "poweroff, reboot, halt or kexec.")
     var mode: ShutdownMode
-    func run() throws { try connection.call(.shutdown(mode), output: printReplyFields) }
+    @Flag(help: "Return once the shutdown layout's first frame is on screen (at once when an app still holds the display).")
+    var wait = false
+    func run() throws { try connection.call(.shutdown(ShutdownRequest(mode: mode, wait: wait)), output: printReplyFields) }
 }

@@ -32,7 +32,7 @@ public enum Command: Sendable, Equatable {
     /// The system is going down: the shutdown layout is shown with its message, the display is
     /// taken back (from an app that lets it go), and from now on nothing hides it or stops the
     /// daemon: the frame stays until the power is off.
-    case shutdown(ShutdownMode)
+    case shutdown(ShutdownRequest)
 
     public var name: String {
         switch self {

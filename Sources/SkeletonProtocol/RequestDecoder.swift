@@ -77,7 +77,9 @@ public enum RequestDecoder {
             command = .newRoot(path ?? "")
         case "shutdown":
             guard let m = object.member("mode") else { return fail(.badRequest, "missing field \"mode\" for command \"shutdown\"") }
-            command = .shutdown(reader.enumeration(m.value, m.path, ShutdownMode.self) ?? .poweroff)
+            var shutdown = ShutdownRequest(mode: reader.enumeration(m.value, m.path, ShutdownMode.self) ?? .poweroff)
+            if let m = object.member("wait"), let v = reader.bool(m.value, m.path) { shutdown.wait = v }
+            command = .shutdown(shutdown)
         default:
             return fail(.unknownCommand, "unknown command \"\(name)\": expected one of show, update, hide, status, tree, ping, reload, quit, new-root, deactivate, reactivate, shutdown")
         }

@@ -37,8 +37,9 @@ public enum RequestEncoder {
             if hide.afterConsole { members["afterConsole"] = true }
         case .newRoot(let path):
             members["path"] = .string(path)
-        case .shutdown(let mode):
-            members["mode"] = .string(mode.rawValue)
+        case .shutdown(let shutdown):
+            members["mode"] = .string(shutdown.mode.rawValue)
+            if shutdown.wait { members["wait"] = true }
         case .status, .tree, .ping, .reload, .quit, .deactivate, .reactivate:
             break
         }

@@ -53,7 +53,7 @@ enum InitramfsControl {
         case ("deactivate", nil): return .deactivate
         case ("reactivate", nil): return .reactivate
         case ("new-root", let directory?): return .newRoot(directory)
-        case ("shutdown", let mode?): return ShutdownMode(rawValue: mode).map { .shutdown($0) }
+        case ("shutdown", let mode?): return ShutdownMode(rawValue: mode).map { .shutdown(ShutdownRequest(mode: $0)) }
         default: return nil
         }
     }

@@ -92,8 +92,8 @@ import Testing
         #expect(answer(PlymouthRequest(command: .changeMode, argument: text("updates"))) == .ack)
         #expect(adapter.notes.mode == "updates")
         // The way down is the daemon's own shutdown.
-        #expect(command(PlymouthRequest(command: .changeMode, argument: text("shutdown"))) == .shutdown(.poweroff))
-        #expect(command(PlymouthRequest(command: .changeMode, argument: text("reboot"))) == .shutdown(.reboot))
+        #expect(command(PlymouthRequest(command: .changeMode, argument: text("shutdown"))) == .shutdown(ShutdownRequest(mode: .poweroff)))
+        #expect(command(PlymouthRequest(command: .changeMode, argument: text("reboot"))) == .shutdown(ShutdownRequest(mode: .reboot)))
         #expect(adapter.notes.mode == "reboot")
         #expect(answer(PlymouthRequest(command: .unknown(0x5A))) == .nak)
     }

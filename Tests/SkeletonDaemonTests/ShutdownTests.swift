@@ -65,6 +65,43 @@ import Testing
         #expect(d.screen.pixels.elementsEqual(goingDown), "the screen is not the shutdown layout")
     }
 
+    /// `shutdown --wait` (skeletond-hide.service's stop, before the getty's clears the console):
+    /// the reply comes once the shutdown layout is on screen; told again, within a frame; while an app
+    /// holds the display, at once, saying why.
+    @Test func aWaitingShutdownIsAnsweredOnceItsFrameIsOnScreen() throws {
+        let d = try SteppedDaemon(layouts: Self.layouts, start: "up", heads: ["HDMI-A-1"], settings: Self.settings)
+        d.step(to: 101)
+        let c = try d.connect()
+        #expect(d.request(c, #"{"command": "hide", "transition": {"kind": "none"}}"#)?["ok"] == true)
+        d.step(to: 102)
+        let goingDown = try expected(d, "bye", message: "Bis gleich")
+        c.send(#"{"id": "down", "command": "shutdown", "mode": "reboot", "wait": true}"# + "\n")
+        var onScreenAtReply: Bool?
+        for _ in 0..<20 where onScreenAtReply == nil {
+            if let reply = c.readReply(seconds: 0) {
+                #expect(reply["id"] == "down" && reply["shown"] == true, "\(reply)")
+                onScreenAtReply = d.screen(of: "HDMI-A-1")?.pixels == goingDown
+            } else {
+                d.daemon.turn()
+            }
+        }
+        #expect(onScreenAtReply == true, "answered before the shutdown layout was on screen (or not at all)")
+        c.send(#"{"command": "shutdown", "mode": "reboot", "wait": true}"# + "\n")
+        d.step(to: 102.05)
+        let again = d.reply(c)
+        #expect(again?["ok"] == true, "told again: not answered within a frame's time: \(String(describing: again))")
+        #expect(d.screen(of: "HDMI-A-1")?.pixels == goingDown)
+
+        let held = try SteppedDaemon(layouts: Self.layouts, start: "up", heads: ["HDMI-A-1"], settings: Self.settings)
+        held.step(to: 101)
+        let h = try held.connect()
+        #expect(held.request(h, #"{"command": "hide", "retain": true, "transition": {"kind": "none"}}"#)?["ok"] == true)
+        held.step(to: 102)
+        try #require(held.provider.headsDisplay).heldByAnotherProgram = true
+        let reply = held.request(h, #"{"command": "shutdown", "mode": "poweroff", "wait": true}"#, maxTurns: 3)
+        #expect(reply?["shown"] == false && reply?["problem"] != nil, "\(String(describing: reply))")
+    }
+
     @Test func aRebootSaysItsOwnMessageAndADeactivatedDisplayIsTakenBack() throws {
         let d = try SteppedDaemon(layouts: Self.layouts, start: "up", settings: Self.settings)
         d.step(to: 101)

@@ -38,7 +38,8 @@ struct RequestEncoderTests {
         Request(command: .reload),
         Request(command: .quit),
         Request(id: "switch", command: .newRoot("/root")),
-        Request(command: .shutdown(.reboot)),
+        Request(command: .shutdown(ShutdownRequest(mode: .reboot))),
+        Request(command: .shutdown(ShutdownRequest(mode: .poweroff, wait: true))),
     ]
 
     @Test("decode(encode(r)) == r", arguments: requests)

@@ -4,7 +4,8 @@
     python3 Tests/boot/bench_boot.py [--boots N] [--window SECONDS] [--firmware bios|uefi]... [--still] [--short]
                                      [--append PARAMETERS] [--deb PATH | --made-deb]
 
-One recipe, three images: the Debian 12 root of the boot test (Tests/boot/test_debian_boot.py)
+One recipe, three images: the Debian 12 root of the boot test's `debian12` case (Tests/boot/test_debian_boot.py;
+the figures against Plymouth were set up on Debian 12, whose base root the boot stage has made already)
 built as kiosk images are (in a chroot that sees no card, initramfs-tools' default MODULES=most),
 with Debian's plymouth and plymouth-themes (22.02: `spinner`, `bgrt` for the UEFI boots,
 ShowDelay=0), with skeletond's package (the bundled default layout, animated, at Plymouth's 30
@@ -128,7 +129,7 @@ def prepare(name: str, deb: Path, firmwares: tuple[str, ...], still: bool, boote
     root = work / "root"
     shutil.rmtree(work, ignore_errors=True)
     root.mkdir(parents=True)
-    boot_test.run("tar", "-xf", str(boot_test.base_root(PLYMOUTH_PACKAGES if name == "plymouth" else "")), "-C", str(root),
+    boot_test.run("tar", "-xf", str(boot_test.base_root(PLYMOUTH_PACKAGES if name == "plymouth" else "", release=12)), "-C", str(root),
                   "--numeric-owner")
     version = sorted((root / "lib/modules").iterdir())[-1].name
 

@@ -16,7 +16,7 @@ set -uo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bindir=${1:-${SKELETOND_BINDIR:-$root/.build/debug}}
-units=(skeletond.service skeletond.socket skeletond-hide.service skeletond-cache.path skeletond-cache.service
+units=(skeletond.service skeletond.socket skeletond-hide.service skeletond-down.service skeletond-cache.path skeletond-cache.service
        skeletond-initramfs.path skeletond-poweroff.service skeletond-reboot.service skeletond-halt.service skeletond-kexec.service)
 # The checks after the per-unit ones: exposure, sandbox directives, cache command line, cache watches.
 extra_checks=4

@@ -11,7 +11,10 @@ extension Daemon {
     /// on: hide, deactivate and quit are refused and SIGTERM is logged, not obeyed. argv[0] gets
     /// its '@', so systemd-shutdown's last killing spree spares the daemon, as it spares root
     /// storage daemons; its frame stays until the power is off.
-    func performShutdown(_ mode: ShutdownMode, id: JSONValue?) -> Performed {
+    /// With `wait`, the reply comes once the shutdown layout's first frame is on screen: told
+    /// again while already going down, once the frame still to draw is drawn, or at once.
+    func performShutdown(_ request: ShutdownRequest, id: JSONValue?) -> Performed {
+        let mode = request.mode
         guard let name = settings.shutdown.layoutName(start: settings.startLayout) else {
             logger.notice("going down (\(mode.rawValue)): no shutdown layout (settings: shutdown.layout is null); the console shows")
             // A daemon from the initramfs is spared by systemd-shutdown (its '@'): no stop would
@@ -22,6 +25,7 @@ extension Daemon {
             return Performed(reply: .ok(id: id, ["shutdown": false, "mode": .string(mode.rawValue)]))
         }
         InitramfsStart.markArgumentZero()
+        let alreadyGoingDown = screen.goingDown != nil
         screen.goingDown = GoingDown(mode: mode)
         _ = host.reactivate()
         screen.handOver.ended()
@@ -37,7 +41,9 @@ extension Daemon {
         let message = settings.shutdown.message(for: mode)
         _ = perform(.update(UpdateRequest(message: message, keep: true)), id: id, uid: 0)
         logger.notice("going down (\(mode.rawValue)): showing \(shown), \"\(message)\", until the power is off")
+        let awaitsFrame = request.wait && (!alreadyGoingDown || screen.needsDraw)
         return Performed(reply: .ok(id: id, ["shutdown": true, "mode": .string(mode.rawValue), "layout": .string(shown),
-                                             "state": .string(screen.session.state.rawValue)]))
+                                             "state": .string(screen.session.state.rawValue)]),
+                         awaiting: awaitsFrame ? .showing : nil)
     }
 }

@@ -82,28 +82,30 @@ struct Screen {
         return (outcome, effects)
     }
 
-    /// A hide once the text console shows something: the skeleton stays (and moves) meanwhile,
-    /// at most `limit` seconds. Only while it shows; the caller hides at once when the console
-    /// shows text already or is in graphics mode (a getty's start would force the console's own
-    /// mode over the skeleton then).
-    mutating func hideAfterConsole(transition: TransitionSpec, limit: Double, now: Double) -> [ScreenEffect] {
+    /// A hide once the text console shows something it does not show now (`left`, its cells):
+    /// the skeleton stays (and moves) meanwhile, at most `limit` seconds. Only while it shows; the
+    /// caller hides at once when the console is in graphics mode (a getty's start would force the
+    /// console's own mode over the skeleton then) or cannot be read.
+    mutating func hideAfterConsole(transition: TransitionSpec, limit: Double, left: [UInt8], now: Double) -> [ScreenEffect] {
         guard session.state == .showing, goingDown == nil else { return [] }
-        consoleWait = ConsoleWait(transition: transition, since: now, limit: limit)
-        return [.log(.info, "hide: once the console shows something (at most \(JSONValue.formatNumber(limit)) s)")]
+        consoleWait = ConsoleWait(transition: transition, since: now, limit: limit, left: left)
+        return [.log(.info, "hide: once the console shows something new (at most \(JSONValue.formatNumber(limit)) s)")]
     }
 
-    /// The console looked at while a hide waits for it: whether it shows text now. The hide
-    /// happens once it does, or at the wait's deadline; the way down ends the wait.
-    mutating func consoleLooked(showsText: Bool, now: Double) -> [ScreenEffect] {
+    /// The console looked at while a hide waits for it: its cells now (nil: unreadable). The
+    /// hide happens once it shows something new, or at the wait's deadline; the way down ends
+    /// the wait.
+    mutating func consoleLooked(showing cells: [UInt8]?, now: Double) -> [ScreenEffect] {
         guard var wait = consoleWait else { return [] }
         guard goingDown == nil else {
             consoleWait = nil
             return []
         }
         let waited = JSONValue.formatNumber(((now - wait.since) * 100).rounded() / 100)
-        if showsText || now >= wait.deadline {
-            let line = showsText ? "hide: the console shows something after \(waited) s"
-                                 : "hide: the console showed nothing within \(waited) s; hidden anyway"
+        let new = wait.showsSomethingNew(cells)
+        if new || now >= wait.deadline {
+            let line = new ? "hide: the console shows something new after \(waited) s"
+                           : "hide: the console showed nothing new within \(waited) s; hidden anyway"
             let (_, effects) = hide(transition: wait.transition, retain: false, now: now)
             return [.log(.info, line)] + effects
         }

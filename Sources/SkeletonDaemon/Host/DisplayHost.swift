@@ -463,7 +463,7 @@ final class DisplayHost {
             return
         }
         if !released {
-            if let drm = d as? DRMDisplay { drm.releaseToConsole(redraw: console.redraw) } else { d.release(retainingPicture: false) }
+            if let drm = d as? DRMDisplay { drm.releaseToConsole(redraw: console.redraw(around:)) } else { d.release(retainingPicture: false) }
         }
         d.close()
         display = nil

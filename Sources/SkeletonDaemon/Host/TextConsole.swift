@@ -6,53 +6,37 @@ struct TextConsole {
     var screenPath = "/dev/vcs"
     var terminalPath = "/dev/tty0"
 
-    /// What the console is like for a hide that would wait for it.
-    enum Look: Equatable {
-        /// Blank, in text mode: worth waiting for.
-        case blank
-        case showsText
-        /// In graphics mode: a getty's start (`TTYReset=`) would switch it to text, and the
-        /// framebuffer console would force its own mode over the skeleton.
-        case graphics
-        case unreadable(String)
-
-        /// Why a hide does not wait, for the journal; nil when it does.
-        var reasonNotToWait: String? {
-            switch self {
-            case .blank: nil
-            case .showsText: "it shows text already"
-            case .graphics: "it is in graphics mode"
-            case .unreadable(let path): "\(path) cannot be read"
-            }
-        }
+    /// For a hide that would wait for it: the console's cells now, or why not to wait (for the
+    /// journal): in graphics mode a getty's start (`TTYReset=`) would switch it to text, and the
+    /// framebuffer console would force its own mode over the skeleton.
+    var cellsToWaitOn: Result<[UInt8], Unwaitable> {
+        if isGraphics { return .failure(Unwaitable("it is in graphics mode")) }
+        guard let cells else { return .failure(Unwaitable("\(screenPath) cannot be read")) }
+        return .success(cells)
     }
 
-    var look: Look {
-        if isGraphics { return .graphics }
-        guard let text = screenHoldsText else { return .unreadable(screenPath) }
-        return text ? .showsText : .blank
+    struct Unwaitable: Error {
+        let reason: String
+        init(_ reason: String) { self.reason = reason }
     }
 
-    /// Whether its screen holds anything but blanks; true when it cannot be read (nothing to
-    /// wait for then).
-    var showsText: Bool { screenHoldsText ?? true }
+    /// Its screen, one byte a cell; nil when it cannot be read.
+    var cells: [UInt8]? { SystemCalls.readConsoleScreen(screenPath) }
 
-    /// Anything but blanks (spaces, NULs) on the screen; nil when it cannot be read.
-    private var screenHoldsText: Bool? {
-        SystemCalls.readConsoleScreen(screenPath).map { cells in cells.contains { $0 != 0x20 && $0 != 0 } }
-    }
-
-    /// Once the card is let go to the console: KDSETMODE KD_GRAPHICS then KD_TEXT, as Xorg does on
-    /// its way out, which makes the framebuffer console set its mode and redraw its text. Without
-    /// it, where the daemon took the card before the console's first mode set, nothing would set
-    /// the console's mode until something switches the console: seconds of black at first boot,
-    /// until the getty starts. Nothing when the console is in graphics mode (a display server's)
-    /// or cannot be opened.
-    func redraw() {
-        guard let fd = try? SystemCalls.openConsole(terminalPath) else { return }
+    /// As the card is let go to the console (`dropMaster`): KDSETMODE KD_GRAPHICS then KD_TEXT, as
+    /// Xorg does on its way out, which makes the framebuffer console set its mode and redraw its
+    /// text. Without it, where the daemon took the card before the console's first mode set,
+    /// nothing would set the console's mode until something switches the console: seconds of
+    /// black at first boot, until the getty starts. KD_GRAPHICS comes while the daemon is still
+    /// DRM master, so the console's blank on entering it turns nothing off; KD_TEXT once master
+    /// is dropped. Only the drop when the console is in graphics mode (a display server's) or
+    /// cannot be opened.
+    func redraw(around dropMaster: () -> Void) {
+        guard let fd = try? SystemCalls.openConsole(terminalPath) else { return dropMaster() }
         defer { fd.close() }
-        guard SystemCalls.consoleIsGraphics(fd) == false else { return }
+        guard SystemCalls.consoleIsGraphics(fd) == false else { return dropMaster() }
         try? SystemCalls.setConsoleGraphics(fd, true)
+        dropMaster()
         try? SystemCalls.setConsoleGraphics(fd, false)
     }
 

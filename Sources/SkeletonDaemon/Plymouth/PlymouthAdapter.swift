@@ -48,7 +48,7 @@ struct PlymouthAdapter {
             notes.mode = request.text
             // `plymouth change-mode --shutdown|--reboot`: the daemon's own shutdown.
             if let mode = ShutdownMode(plymouthMode: request.text) {
-                return .command(.shutdown(mode), answer: acknowledged)
+                return .command(.shutdown(ShutdownRequest(mode: mode)), answer: acknowledged)
             }
         case .systemUpdate:
             guard let value = ProgressValue.percent(parsing: request.text) else {

@@ -97,8 +97,8 @@ extension Daemon {
             return reply(["quitting": true])
         case .newRoot(let root):
             return Performed(reply: newRootReply(root, id: id, uid: uid))
-        case .shutdown(let mode):
-            return performShutdown(mode, id: id)
+        case .shutdown(let shutdown):
+            return performShutdown(shutdown, id: id)
         case .deactivate:
             if let goingDown = screen.goingDown { return refuse(goingDown.refusal("deactivate")) }
             if host.deactivate() {
@@ -182,10 +182,11 @@ extension Daemon {
             if let goingDown = screen.goingDown { return refuse(goingDown.refusal("hide")) }
             let transition = hide.transition ?? screen.session.lookInForce?.presentation.transition ?? .default
             if hide.afterConsole, !hide.retain, screen.session.state == .showing {
-                if let reason = host.console.look.reasonNotToWait {
-                    logger.info("hide: not waiting for the console: \(reason)")
-                } else {
-                    carryOut(screen.hideAfterConsole(transition: transition, limit: HideRequest.consoleWaitSeconds, now: now))
+                switch host.console.cellsToWaitOn {
+                case .failure(let unwaitable):
+                    logger.info("hide: not waiting for the console: \(unwaitable.reason)")
+                case .success(let cells):
+                    carryOut(screen.hideAfterConsole(transition: transition, limit: HideRequest.consoleWaitSeconds, left: cells, now: now))
                     return reply(["state": .string(screen.session.state.rawValue), "waitingForConsole": true])
                 }
             }

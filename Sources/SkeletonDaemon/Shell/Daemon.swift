@@ -250,7 +250,7 @@ public final class Daemon {
         collectWork(now: now)
         carryOut(screen.advance(to: now))
         if let wait = screen.consoleWait, now >= wait.due {
-            carryOut(screen.consoleLooked(showsText: host.console.showsText, now: now))
+            carryOut(screen.consoleLooked(showing: host.console.cells, now: now))
         }
         resolveWaiters()
         host.openIfDue(now: now)

@@ -236,22 +236,24 @@ public final class DRMDisplay: Display {
     }
 
     /// Let go to the text console for good (the hide, before `close`): outputs whose CRTC showed
-    /// the console before are put back as they were; where it was off, the last frame stays and
-    /// `redraw` has the console set its mode over it (`KDSETMODE`), so that the screen goes from
-    /// the skeleton to the console with no black between. Then DRM master is dropped.
-    public func releaseToConsole(redraw: () -> Void) {
+    /// the console before are put back as they were and DRM master is dropped; where it was off,
+    /// the last frame stays and `redraw`, around the drop it is given, has the console set its
+    /// mode over it (`KDSETMODE`), so that the screen goes from the skeleton to the console with
+    /// no black between.
+    public func releaseToConsole(redraw: (_ dropMaster: () -> Void) -> Void) {
         var consoleSetsMode = false
         for output in drmOutputs {
             output.drainFlip { handleEvents() }
             if output.restoreLeavingPictureForConsole() { consoleSetsMode = true }
         }
         inheritedConsole?.restore()
-        if !released {
-            _ = DRMCalls.dropMaster(fd)
-            released = true
+        let dropMaster = {
+            guard !self.released else { return }
+            _ = DRMCalls.dropMaster(self.fd)
+            self.released = true
         }
+        if consoleSetsMode { redraw(dropMaster) } else { dropMaster() }
         retained = false
-        if consoleSetsMode { redraw() }
     }
 
     public func reacquire() throws(DisplayError) {

@@ -27,7 +27,7 @@ import Testing
     @Test func theSkeletonStaysUntilTheConsoleShowsSomethingThenFades() {
         var screen = Screen()
         _ = screen.show(look, delay: 0, transition: .none, now: 0)
-        #expect(screen.hideAfterConsole(transition: fade, limit: 10, left: blank, now: 1)
+        #expect(screen.hideAfterConsole(transition: fade, limit: 10, shownAtHide: blank, now: 1)
                 == [.log(.info, "hide: once the console shows something new (at most 10 s)")])
         #expect(screen.session.state == .showing)
         #expect(screen.consoleWait?.due == 1.05, "looked at every 0.05 s")
@@ -46,7 +46,7 @@ import Testing
     @Test func textThatWasThereOrAClearedScreenIsNothingNew() {
         var screen = Screen()
         _ = screen.show(look, delay: 0, transition: .none, now: 0)
-        _ = screen.hideAfterConsole(transition: .none, limit: 10, left: kernelText, now: 1)
+        _ = screen.hideAfterConsole(transition: .none, limit: 10, shownAtHide: kernelText, now: 1)
         #expect(screen.consoleLooked(showing: kernelText, now: 1.05).isEmpty, "the text it showed at the hide")
         #expect(screen.consoleLooked(showing: blank, now: 1.1).isEmpty, "the getty's clear")
         #expect(screen.session.state == .showing)
@@ -58,7 +58,7 @@ import Testing
     @Test func aConsoleThatCannotBeReadAnyMoreEndsTheWait() {
         var screen = Screen()
         _ = screen.show(look, delay: 0, transition: .none, now: 0)
-        _ = screen.hideAfterConsole(transition: .none, limit: 10, left: blank, now: 1)
+        _ = screen.hideAfterConsole(transition: .none, limit: 10, shownAtHide: blank, now: 1)
         #expect(!screen.consoleLooked(showing: nil, now: 1.05).isEmpty)
         #expect(screen.session.state == .idle)
     }
@@ -66,7 +66,7 @@ import Testing
     @Test func atItsLimitTheSkeletonGoesAnyway() {
         var screen = Screen()
         _ = screen.show(look, delay: 0, transition: .none, now: 0)
-        _ = screen.hideAfterConsole(transition: .none, limit: 10, left: kernelText, now: 1)
+        _ = screen.hideAfterConsole(transition: .none, limit: 10, shownAtHide: kernelText, now: 1)
         #expect(screen.consoleLooked(showing: kernelText, now: 10.99).isEmpty)
         let effects = screen.consoleLooked(showing: kernelText, now: 11)
         #expect(effects.first == .log(.info, "hide: the console showed nothing new within 10 s; hidden anyway"))
@@ -77,12 +77,12 @@ import Testing
     @Test func aShowOrTheWayDownEndsTheWait() {
         var screen = Screen()
         _ = screen.show(look, delay: 0, transition: .none, now: 0)
-        _ = screen.hideAfterConsole(transition: .none, limit: 10, left: blank, now: 1)
+        _ = screen.hideAfterConsole(transition: .none, limit: 10, shownAtHide: blank, now: 1)
         _ = screen.show(look, delay: 0, transition: .none, now: 2)
         #expect(screen.consoleWait == nil, "shown again: nothing waits to hide")
         #expect(screen.consoleLooked(showing: kernelText, now: 3).isEmpty)
         #expect(screen.session.state == .showing)
-        _ = screen.hideAfterConsole(transition: .none, limit: 10, left: blank, now: 4)
+        _ = screen.hideAfterConsole(transition: .none, limit: 10, shownAtHide: blank, now: 4)
         screen.goingDown = GoingDown(mode: .poweroff)
         #expect(screen.consoleLooked(showing: kernelText, now: 5).isEmpty, "going down: the shutdown layout stays")
         #expect(screen.consoleWait == nil)
@@ -90,7 +90,7 @@ import Testing
 
     @Test func nothingWaitsWhileNothingShows() {
         var screen = Screen()
-        #expect(screen.hideAfterConsole(transition: .none, limit: 10, left: blank, now: 1).isEmpty)
+        #expect(screen.hideAfterConsole(transition: .none, limit: 10, shownAtHide: blank, now: 1).isEmpty)
         #expect(screen.consoleWait == nil)
     }
 

@@ -190,7 +190,7 @@ final class HandKeys: KeySource {
         #expect(client.readBytes(1, seconds: 0) == [5])
         #expect(s.d.logContains("Escape: Plymouth's password request (\"\(Self.message)\") is left to the console"))
         #expect(s.d.logContains("the console is shown for the question left to it"))
-        #expect(s.d.daemon.prompts.steppedAside)
+        #expect(s.d.daemon.screen.steppedAsideForQuestions)
     }
 
     @Test func withNoKeyboardTheQuestionWaitsThenGetsNoAnswer() throws {
@@ -203,7 +203,7 @@ final class HandKeys: KeySource {
         s.d.step(to: s.d.clock.now + 0.2)
         #expect(client.readBytes(1, seconds: 0) == [5])
         #expect(s.d.logContains("no keyboard within 3 s; the questions are left to the console"))
-        #expect(s.d.daemon.prompts.steppedAside)
+        #expect(s.d.daemon.screen.steppedAsideForQuestions)
     }
 
     @Test func aKeyboardUnpluggedMidPassphraseWaitsForAnother() throws {

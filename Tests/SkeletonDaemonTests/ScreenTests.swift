@@ -26,6 +26,23 @@ import Testing
         #expect(withoutLog(more) == [.reacquireDisplay])
     }
 
+    /// A question left to the console's own prompt: the display goes to the console once, however
+    /// often that is said, and comes back, owing a frame, when the last such question is gone.
+    @Test func aQuestionLeftToTheConsoleLetsTheDisplayGoUntilItIsGone() {
+        var screen = Screen()
+        _ = screen.show(look, delay: 0, transition: .none, now: 1)
+        screen.needsDraw = false
+        #expect(withoutLog(screen.consoleNeededForQuestions(true)) == [.releaseDisplay(retainingPicture: false)])
+        #expect(screen.steppedAsideForQuestions)
+        #expect(screen.consoleNeededForQuestions(true).isEmpty, "said twice: let go once")
+        #expect(!screen.needsDraw)
+        let back = screen.consoleNeededForQuestions(false)
+        #expect(back.first == .log(.info, "prompt: the question left to the console is gone; the skeleton takes the display back"))
+        #expect(withoutLog(back) == [.reacquireDisplay])
+        #expect(screen.needsDraw && !screen.steppedAsideForQuestions)
+        #expect(screen.consoleNeededForQuestions(false).isEmpty, "nothing was let go")
+    }
+
     @Test func aDelayedShowAppearsWhenTimeReachesIt() {
         var screen = Screen()
         let (outcome, effects) = screen.show(look, delay: 2, transition: .none, now: 0)

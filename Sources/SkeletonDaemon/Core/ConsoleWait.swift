@@ -9,16 +9,16 @@ struct ConsoleWait: Equatable {
     let since: Double
     let deadline: Double
     /// The console's cells (`/dev/vcs`) when the hide was asked for.
-    let left: [UInt8]
+    let shownAtHide: [UInt8]
     /// When the console is looked at next.
     private(set) var nextLook: Double
 
     /// How often the console is looked at: a frame's time at 20 fps.
     static let lookInterval = 0.05
 
-    init(transition: TransitionSpec, since: Double, limit: Double, left: [UInt8]) {
+    init(transition: TransitionSpec, since: Double, limit: Double, shownAtHide: [UInt8]) {
         self.transition = transition
-        self.left = left
+        self.shownAtHide = shownAtHide
         self.since = since
         deadline = since + limit
         nextLook = since + Self.lookInterval
@@ -33,6 +33,6 @@ struct ConsoleWait: Equatable {
     /// getty's start clears it first). A console that cannot be read (nil) has nothing to wait for.
     func showsSomethingNew(_ cells: [UInt8]?) -> Bool {
         guard let cells else { return true }
-        return cells != left && cells.contains { $0 != 0x20 && $0 != 0 }
+        return cells != shownAtHide && cells.contains { $0 != 0x20 && $0 != 0 }
     }
 }

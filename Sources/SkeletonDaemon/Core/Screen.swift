@@ -23,6 +23,8 @@ struct Screen {
     private(set) var hiddenMarkWritten: Bool?
     /// A hide waiting for the text console to show something (`hide --after-console`).
     private(set) var consoleWait: ConsoleWait?
+    /// The display is let go to the console for a question left to its own prompt.
+    private(set) var steppedAsideForQuestions = false
 
     /// How long a frame already on screen stays while a new look's pictures and texts are made
     /// (a shutdown layout's message, a new layout's labels): the change then appears whole rather
@@ -82,13 +84,13 @@ struct Screen {
         return (outcome, effects)
     }
 
-    /// A hide once the text console shows something it does not show now (`left`, its cells):
+    /// A hide once the text console shows something it does not show now (`shownAtHide`, its cells):
     /// the skeleton stays (and moves) meanwhile, at most `limit` seconds. Only while it shows; the
     /// caller hides at once when the console is in graphics mode (a getty's start would force the
     /// console's own mode over the skeleton then) or cannot be read.
-    mutating func hideAfterConsole(transition: TransitionSpec, limit: Double, left: [UInt8], now: Double) -> [ScreenEffect] {
+    mutating func hideAfterConsole(transition: TransitionSpec, limit: Double, shownAtHide: [UInt8], now: Double) -> [ScreenEffect] {
         guard session.state == .showing, goingDown == nil else { return [] }
-        consoleWait = ConsoleWait(transition: transition, since: now, limit: limit, left: left)
+        consoleWait = ConsoleWait(transition: transition, since: now, limit: limit, shownAtHide: shownAtHide)
         return [.log(.info, "hide: once the console shows something new (at most \(JSONValue.formatNumber(limit)) s)")]
     }
 
@@ -112,6 +114,18 @@ struct Screen {
         wait.looked(at: now)
         consoleWait = wait
         return []
+    }
+
+    /// A question is left to the console's own prompt (`needed`), or the last of those is gone:
+    /// the display is let go to the console until then, and taken back after.
+    mutating func consoleNeededForQuestions(_ needed: Bool) -> [ScreenEffect] {
+        guard needed != steppedAsideForQuestions else { return [] }
+        steppedAsideForQuestions = needed
+        if needed {
+            return [.log(.notice, "prompt: the console is shown for the question left to it"), .releaseDisplay(retainingPicture: false)]
+        }
+        needsDraw = true
+        return [.log(.info, "prompt: the question left to the console is gone; the skeleton takes the display back"), .reacquireDisplay]
     }
 
     /// Time moves on: a pending show appears, a fade or dissolve ends, a monitor's own layout

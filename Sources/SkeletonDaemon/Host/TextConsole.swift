@@ -1,7 +1,8 @@
 import SkeletonSystem
 
-/// The foreground text console, for a hide that waits until it shows something (`hide
-/// --after-console`): its screen (`/dev/vcs`, one byte a cell) and its mode (`/dev/tty0`).
+/// The foreground text console, for a hide that waits until it shows something new (`hide
+/// --after-console`), and for the hand-back to it: its screen (`/dev/vcs`, one byte a cell) and
+/// its mode (`/dev/tty0`).
 struct TextConsole {
     var screenPath = "/dev/vcs"
     var terminalPath = "/dev/tty0"

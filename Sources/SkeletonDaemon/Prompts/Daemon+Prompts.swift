@@ -99,16 +99,6 @@ extension Daemon {
     /// questions are gone (`needed` false), then the skeleton takes the display back.
     func stepAside(_ needed: Bool) {
         guard host.display != nil else { return }
-        if needed {
-            guard !prompts.steppedAside else { return }
-            prompts.steppedAside = true
-            logger.notice("prompt: the console is shown for the question left to it")
-            host.release(retainingPicture: false)
-        } else if prompts.steppedAside {
-            prompts.steppedAside = false
-            logger.info("prompt: the question left to the console is gone; the skeleton takes the display back")
-            host.reacquire()
-            screen.needsDraw = true
-        }
+        carryOut(screen.consoleNeededForQuestions(needed))
     }
 }

@@ -50,8 +50,6 @@ final class PromptDesk {
     var changed: () -> Void = {}
 
     static let keyboardWait = 3.0
-    /// The console shows for a question left to it (`Daemon.stepAside`).
-    var steppedAside = false
 
     /// `openKeys`: opens the keyboards (nil when they cannot be read at all).
     init(logger: Logger, capacity: Int = 256, openKeys: @escaping () -> (any KeySource)?) {

@@ -186,7 +186,7 @@ extension Daemon {
                 case .failure(let unwaitable):
                     logger.info("hide: not waiting for the console: \(unwaitable.reason)")
                 case .success(let cells):
-                    carryOut(screen.hideAfterConsole(transition: transition, limit: HideRequest.consoleWaitSeconds, left: cells, now: now))
+                    carryOut(screen.hideAfterConsole(transition: transition, limit: HideRequest.consoleWaitSeconds, shownAtHide: cells, now: now))
                     return reply(["state": .string(screen.session.state.rawValue), "waitingForConsole": true])
                 }
             }

@@ -236,23 +236,22 @@ public final class DRMDisplay: Display {
     }
 
     /// Let go to the text console for good (the hide, before `close`): outputs whose CRTC showed
-    /// the console before are put back as they were and DRM master is dropped; where it was off,
-    /// the last frame stays and `redraw`, around the drop it is given, has the console set its
-    /// mode over it (`KDSETMODE`), so that the screen goes from the skeleton to the console with
-    /// no black between.
+    /// the console before are put back as they were (where it was off, the last frame stays),
+    /// and `redraw`, around the drop of DRM master it is given, has the console set its mode and
+    /// draw its text (`KDSETMODE`). The console's framebuffer does not follow what it printed
+    /// while the daemon was master (a getty's prompt): put back as it was, it would show what it
+    /// held before, black often, until the console prints again.
     public func releaseToConsole(redraw: (_ dropMaster: () -> Void) -> Void) {
-        var consoleSetsMode = false
         for output in drmOutputs {
             output.drainFlip { handleEvents() }
-            if output.restoreLeavingPictureForConsole() { consoleSetsMode = true }
+            output.restoreLeavingPictureForConsole()
         }
         inheritedConsole?.restore()
-        let dropMaster = {
+        redraw {
             guard !self.released else { return }
             _ = DRMCalls.dropMaster(self.fd)
             self.released = true
         }
-        if consoleSetsMode { redraw(dropMaster) } else { dropMaster() }
         retained = false
     }
 

@@ -322,15 +322,14 @@ public final class DRMOutput: DisplayOutput {
     /// Let go to the text console: the CRTC as it was before the daemon's mode set when it
     /// showed something (the console's framebuffer); left showing the last frame when it was off
     /// (the card taken before the console's first mode set), for the console to set its mode
-    /// over it: turning it off would show black until then. True in that second case.
-    func restoreLeavingPictureForConsole() -> Bool {
+    /// over it: turning it off would show black until then.
+    func restoreLeavingPictureForConsole() {
         showsBootFrame = false
         released = true
-        guard modeSet else { return false }
+        guard modeSet else { return }
         modeSet = false
-        guard let saved, saved.pointee.mode_valid != 0 else { return true }
+        guard let saved, saved.pointee.mode_valid != 0 else { return }
         DRMCalls.restoreCrtc(fd, saved: saved, crtc: crtcID, connector: connectorID)
-        return false
     }
 
     /// The monitor went away: the CRTC is turned off (free for another connector), so that the

@@ -16,7 +16,7 @@ import Testing
         let (d, p) = try plymouthDaemon()
         p.send(PlymouthRequest(command: .password, argument: Array("x\n<3>FORGED: the disk is on fire".utf8)).bytes)
         // No keyboard here: after the wait for one, "no answer".
-        d.step(to: d.clock.now + PromptDesk.keyboardWait + 0.1)
+        d.step(to: d.clock.now + QuestionQueue.keyboardWait + 0.1)
         #expect(p.readBytes(1, seconds: 0) == PlymouthReply.noAnswer.bytes)
         let lines = d.lines.all.flatMap { $0.split(separator: "\n") }
         #expect(!lines.contains { $0.hasPrefix("<3>") }, "\(lines.filter { $0.contains("FORGED") })")

@@ -92,7 +92,7 @@ import Testing
         p.send(PlymouthRequest(command: .password, argument: Array("Passphrase for /dev/sda2:".utf8)).bytes)
         d.step(to: d.clock.now + 1)
         #expect(p.readBytes(1, seconds: 0).isEmpty)
-        d.step(to: d.clock.now + PromptDesk.keyboardWait)
+        d.step(to: d.clock.now + QuestionQueue.keyboardWait)
         #expect(p.readBytes(1, seconds: 0) == [5])
         #expect(d.logContains("prompt: no keyboard within 3 s; the questions are left to the console"))
         #expect(ask(d, p, PlymouthRequest(command: .cachedPassword)) == [5])

@@ -78,7 +78,7 @@ final class HandKeys: KeySource {
         func type(_ text: String) {
             for c in text {
                 var utf8 = Array(String(c).utf8)
-                utf8.withUnsafeBytes { d.daemon.prompts.press(.character($0), now: d.clock.now) }
+                utf8.withUnsafeBytes { d.daemon.press(.character($0)) }
                 utf8.removeAll()
             }
             // Keys come in a loop turn (the keyboard's descriptor is ready), as here.
@@ -86,8 +86,13 @@ final class HandKeys: KeySource {
             d.step(to: d.clock.now + 0.05)
         }
 
+        /// The question as the screen shows it now.
+        var picture: PromptPicture? {
+            d.daemon.prompts.picture(of: d.daemon.screen.questions.current, notice: d.daemon.screen.questions.notice)
+        }
+
         func press(_ action: KeyAction) {
-            d.daemon.prompts.press(action, now: d.clock.now)
+            d.daemon.press(action)
             d.daemon.turn()
             d.step(to: d.clock.now + 0.05)
         }
@@ -198,7 +203,7 @@ final class HandKeys: KeySource {
         let client = try TestClient(path: "@" + s.plymouthName)
         password(s, client)
         #expect(try s.screenShows(PromptPicture(message: Self.message, notice: "Waiting for a keyboard")))
-        s.d.step(to: s.d.clock.now + PromptDesk.keyboardWait - 0.1)
+        s.d.step(to: s.d.clock.now + QuestionQueue.keyboardWait - 0.1)
         #expect(client.readBytes(1, seconds: 0).isEmpty)
         s.d.step(to: s.d.clock.now + 0.2)
         #expect(client.readBytes(1, seconds: 0) == [5])
@@ -214,9 +219,9 @@ final class HandKeys: KeySource {
         s.keys.unplug()
         s.d.step(to: s.d.clock.now + 0.05)
         #expect(try s.screenShows(PromptPicture(message: Self.message, bullets: 3, notice: "Waiting for a keyboard")))
-        s.d.step(to: s.d.clock.now + PromptDesk.keyboardWait)
+        s.d.step(to: s.d.clock.now + QuestionQueue.keyboardWait)
         #expect(client.readBytes(1, seconds: 0) == [5])
-        #expect(s.d.daemon.prompts.picture == nil)
+        #expect(s.picture == nil)
     }
 
     @Test func aQuestionDuringADissolveIsDrawnOverIt() throws {
@@ -357,7 +362,7 @@ final class HandKeys: KeySource {
             try text.write(toFile: s.askDirectory + "/ask.\(String(format: "%03d", i))", atomically: true, encoding: .utf8)
         }
         s.d.step(to: s.d.clock.now + 0.05)
-        #expect(s.d.daemon.prompts.questions.count == PasswordAgent.maximumAsks)
+        #expect(s.d.daemon.screen.questions.open.count == PasswordAgent.maximumAsks)
         #expect(s.d.logContains("32 questions open at once"))
         #expect(try s.screenShows(PromptPicture(message: "Question 0")))
     }
@@ -367,7 +372,7 @@ final class HandKeys: KeySource {
         let asker = Asker(directory: s.askDirectory)
         try s.writeAsk("ask.long", socket: asker.path)
         s.type(String(repeating: "a", count: 300))
-        #expect(s.d.daemon.prompts.picture == PromptPicture(message: Self.message, bullets: 256, notice: "No more than 256 characters: the rest is not taken"))
+        #expect(s.picture == PromptPicture(message: Self.message, bullets: 256, notice: "No more than 256 characters: the rest is not taken"))
         s.press(.enter)
         #expect(asker.received() == "+" + String(repeating: "a", count: 256))
     }

@@ -1,6 +1,8 @@
 @testable import SkeletonDaemon
 import SkeletonLayout
+import SkeletonPrompt
 import SkeletonSettings
+import SkeletonSystem
 import Testing
 
 /// The daemon's core as a value: each transition's new state and the effects it asks for, in
@@ -59,9 +61,27 @@ import Testing
         #expect(outcome == .hiding)
         #expect(withoutLog(effects) == [.fadeToConsole])
         #expect(screen.advance(to: 1.2).isEmpty)
-        #expect(screen.advance(to: 1.25) == [.withdrawQuestions, .writeHiddenMark(true), .closeDisplay, .lastChanceForStartFrames])
+        #expect(screen.advance(to: 1.25) == [.writeHiddenMark(true), .closeDisplay, .lastChanceForStartFrames])
         #expect(!screen.needsDraw, "nothing is drawn once the skeleton has gone")
         #expect(screen.session.state == .idle)
+    }
+
+    /// The questions are part of the value: one asked owes a frame, and the skeleton's going
+    /// leaves it to its asker without owing another.
+    @Test func aQuestionOwesAFrameAndIsLeftToItsAskerWhenTheSkeletonGoes() {
+        var screen = Screen()
+        _ = screen.show(look, delay: 0, transition: .none, now: 0)
+        screen.needsDraw = false
+        let ticket = PlymouthTicket(connection: FileDescriptor(rawValue: 7), serial: 1)
+        let question = QuestionQueue.Question(asker: .plymouth(ticket), prompt: Prompt(kind: .password, message: "Passphrase:"))
+        let asked = screen.changeQuestions { $0.ask(question, keyboards: 1, now: 0.5) }
+        #expect(withoutLog(asked) == [.clearEntry, .consoleForQuestions(false)])
+        #expect(screen.needsDraw)
+        let (_, effects) = screen.hide(transition: .none, retain: false, now: 1)
+        #expect(withoutLog(effects) == [.replyPlymouth(ticket, .noAnswer), .clearEntry, .stopReadingKeys, .writeHiddenMark(true),
+                                        .closeDisplay, .lastChanceForStartFrames])
+        #expect(!screen.needsDraw)
+        #expect(screen.questions.current == nil)
     }
 
     @Test func aRetainedHideLeavesThePictureAndMarksAtOnce() {

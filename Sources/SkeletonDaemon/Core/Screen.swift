@@ -5,8 +5,8 @@ import SkeletonRender
 
 /// What is on screen and what will be, as one value: the session (the look, a pending show, fades
 /// and dissolves), the content commands left in force and the outputs' own layouts, a new look
-/// held back while its pictures and texts are made, the hand-over to an app, the way down and the
-/// hidden mark. Each change is a transition that takes the time and returns the effects for the
+/// held back while its pictures and texts are made, the questions asked on it, the hand-over to
+/// an app, the way down and the hidden mark. Each change is a transition that takes the time and returns the effects for the
 /// daemon to carry out, in order; nothing here touches a descriptor, a file or a clock.
 struct Screen {
     private(set) var session = Session()
@@ -23,6 +23,8 @@ struct Screen {
     private(set) var hiddenMarkWritten: Bool?
     /// A hide waiting for the text console to show something (`hide --after-console`).
     private(set) var consoleWait: ConsoleWait?
+    /// The boot's questions on the skeleton, changed through `changeQuestions`.
+    private(set) var questions = QuestionQueue()
     /// The display is let go to the console for a question left to its own prompt.
     private(set) var steppedAsideForQuestions = false
 
@@ -116,6 +118,24 @@ struct Screen {
         return []
     }
 
+    /// A change of the boot's questions (an agent's or Plymouth's question, a key, a keyboard
+    /// plugged in, time): what it asks becomes the screen's effects; a changed question owes a frame.
+    mutating func changeQuestions(_ change: (inout QuestionQueue) -> [QuestionQueue.Effect]) -> [ScreenEffect] {
+        var effects: [ScreenEffect] = []
+        for effect in change(&questions) {
+            switch effect {
+            case .reply(let ticket, let reply): effects.append(.replyPlymouth(ticket, reply))
+            case .answer(let question): effects.append(.sendAnswer(question))
+            case .clearEntry: effects.append(.clearEntry)
+            case .stopReadingKeys: effects.append(.stopReadingKeys)
+            case .consoleNeeded(let needed): effects.append(.consoleForQuestions(needed))
+            case .changed: needsDraw = true
+            case .log(let level, let line): effects.append(.log(level, line))
+            }
+        }
+        return effects
+    }
+
     /// A question is left to the console's own prompt (`needed`), or the last of those is gone:
     /// the display is let go to the console until then, and taken back after.
     mutating func consoleNeededForQuestions(_ needed: Bool) -> [ScreenEffect] {
@@ -184,8 +204,9 @@ struct Screen {
     }
 
     private mutating func disappeared(retained: Bool) -> [ScreenEffect] {
+        let withdrawn = changeQuestions { $0.withdraw() }
         needsDraw = false
-        return [.withdrawQuestions] + markHidden(true)
+        return withdrawn + markHidden(true)
             + [retained ? .releaseDisplay(retainingPicture: true) : .closeDisplay, .lastChanceForStartFrames]
     }
 

@@ -1,3 +1,4 @@
+import SkeletonProtocol
 import SkeletonSettings
 
 /// What a transition of `Screen` asks the daemon to carry out: the display, the hidden mark, the
@@ -13,8 +14,16 @@ enum ScreenEffect: Equatable, Sendable {
     case fadeToConsole
     /// Write (true) or remove (false) the hidden mark's file, before the command is answered.
     case writeHiddenMark(Bool)
-    /// Nothing of the skeleton is seen: open questions go to their askers' fallbacks.
-    case withdrawQuestions
+    /// A Plymouth request waiting for its answer is answered.
+    case replyPlymouth(PlymouthTicket, PlymouthReply)
+    /// What was typed goes to the question's asker, and is wiped.
+    case sendAnswer(QuestionQueue.Question)
+    /// What was typed is wiped.
+    case clearEntry
+    /// No question or keystroke watch is open: the keyboards are let go.
+    case stopReadingKeys
+    /// A question is left to the console's own prompt (true), or the last of those is gone.
+    case consoleForQuestions(Bool)
     /// The skeleton shows again: the password agent's open questions may be put on it.
     case offerAgentQuestions
     /// The app has the screen: what waited for the real root is written now.

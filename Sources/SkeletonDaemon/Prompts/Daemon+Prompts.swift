@@ -1,4 +1,5 @@
 import SkeletonInput
+import SkeletonLayout
 import SkeletonLog
 import SkeletonPrompt
 import SkeletonProtocol
@@ -6,10 +7,11 @@ import SkeletonSettings
 import SkeletonSystem
 
 /// The boot's questions on the skeleton: systemd's password agent protocol and Plymouth's
-/// password, question and keystroke requests, through the prompt desk.
+/// password, question and keystroke requests go into `screen` (its `QuestionQueue`); the keys
+/// are read and what is typed kept by the prompt desk.
 extension Daemon {
     static func makePromptDesk(logger: Logger, settings: PromptSettings) -> PromptDesk {
-        PromptDesk(logger: logger) {
+        PromptDesk {
             let keymap = settings.keymap.flatMap(KeymapChoice.init(option:)) ?? KeymapChoice.compiledOrSystem()
             do {
                 let keyboard = try Keyboard(translator: try KeyTranslator(keymap), directory: settings.inputDirectory)
@@ -23,16 +25,6 @@ extension Daemon {
             }
             return nil
         }
-    }
-
-    /// The desk's answers go out through the inlets; what it changes is drawn.
-    func wirePrompts() {
-        let desk = prompts
-        desk.replyPlymouth = { [unowned self] ticket, reply in inlets.plymouth?.fulfil(ticket, with: reply) }
-        desk.replyPlymouthSecret = { [unowned self] ticket, secret in inlets.plymouth?.fulfil(ticket, secret: secret) }
-        desk.replyAgent = { [unowned self] (ask, secret) throws(Errno) in try inlets.agent?.answer(ask, with: secret) }
-        desk.changed = { [unowned self] in screen.needsDraw = true }
-        desk.consoleNeeded = { [unowned self] needed in stepAside(needed) }
     }
 
     func startAgent() {
@@ -49,12 +41,11 @@ extension Daemon {
     /// not handed over (`deactivate`: a display server has the card, and would hide it).
     private var canAsk: Bool { screen.session.state == .showing && host.display != nil && !host.deactivated && screen.goingDown == nil }
 
-    /// The agent's open questions that the desk does not have yet, while the skeleton shows.
+    /// The agent's open questions that the screen does not have yet, while the skeleton shows.
     func offerAgentQuestions() {
         guard let agent = inlets.agent, canAsk else { return }
-        let now = clock.now
-        for ask in agent.asks where !prompts.questions.contains(where: { $0.asker == .agent(ask) }) {
-            prompts.ask(PromptDesk.Question(asker: .agent(ask), prompt: Prompt(kind: .password, message: ask.message, echo: ask.echo)), now: now)
+        for ask in agent.asks where !screen.questions.open.contains(where: { $0.asker == .agent(ask) }) {
+            self.ask(QuestionQueue.Question(asker: .agent(ask), prompt: Prompt(kind: .password, message: ask.message, echo: ask.echo)))
         }
     }
 
@@ -63,13 +54,22 @@ extension Daemon {
             logger.info("plymouth: \(prompt.kind == .question ? "a question" : "a password request") (\"\(prompt.message)\") while the skeleton does not show: no answer, the client asks on its own")
             return .noAnswer
         }
-        prompts.ask(PromptDesk.Question(asker: .plymouth(ticket), prompt: prompt), now: clock.now)
+        ask(QuestionQueue.Question(asker: .plymouth(ticket), prompt: prompt))
         return nil
+    }
+
+    private func ask(_ question: QuestionQueue.Question) {
+        guard screen.questions.takes(question) else { return }
+        let keyboards = prompts.readKeys()
+        let now = clock.now
+        carryOut(screen.changeQuestions { $0.ask(question, keyboards: keyboards, now: now) })
     }
 
     func watchKeystroke(_ keys: String?, ticket: PlymouthTicket) -> PlymouthReply? {
         guard canAsk else { return .noAnswer }
-        prompts.watchKeystroke(ticket, keys: keys, now: clock.now)
+        let keyboards = prompts.readKeys()
+        let now = clock.now
+        carryOut(screen.changeQuestions { $0.watchKeystroke(ticket, keys: keys, keyboards: keyboards, now: now) })
         return nil
     }
 
@@ -77,22 +77,79 @@ extension Daemon {
     func handlePromptEvent(_ fd: FileDescriptor) -> Bool {
         if let agent = inlets.agent, agent.handle(fd) {
             let gone = agent.rescan()
-            prompts.agentQuestionsGone(gone)
+            carryOut(screen.changeQuestions { $0.agentQuestionsGone(gone) })
             offerAgentQuestions()
             return true
         }
-        return prompts.handle(fd, now: clock.now)
+        let now = clock.now
+        guard let keyboardsChanged = prompts.handle(fd, now: now, press: { press($0) }) else { return false }
+        if keyboardsChanged {
+            let count = prompts.keyboards
+            carryOut(screen.changeQuestions { $0.keyboardsChanged(count, now: now) })
+        }
+        return true
+    }
+
+    /// What a key means: for the question on screen, else for a keystroke watch. What is typed
+    /// goes into the desk's secret entry, never into `screen`.
+    func press(_ action: KeyAction) {
+        let now = clock.now
+        guard screen.questions.current != nil else {
+            switch action {
+            case .character(let bytes):
+                let key = String(decoding: bytes, as: UTF8.self)
+                carryOut(screen.changeQuestions { $0.keystroke(key) })
+            case .enter: carryOut(screen.changeQuestions { $0.keystroke("\n") })
+            default: break
+            }
+            return
+        }
+        switch action {
+        case .character(let bytes):
+            let taken = prompts.entry.append(bytes)
+            carryOut(screen.changeQuestions { $0.typed(taken: taken) })
+        case .backspace:
+            prompts.entry.removeLast()
+            carryOut(screen.changeQuestions { $0.erased() })
+        case .enter: carryOut(screen.changeQuestions { $0.enter(now: now) })
+        case .escape: carryOut(screen.changeQuestions { $0.escape(now: now) })
+        }
     }
 
     func promptsTick(now: Double) {
-        prompts.tick(now: now)
-        if let agent = inlets.agent { prompts.agentQuestionsGone(agent.expire(now: now)) }
+        prompts.repeatIfDue(now: now) { press($0) }
+        var effects = screen.changeQuestions { $0.advance(to: now) }
+        if let agent = inlets.agent {
+            let gone = agent.expire(now: now)
+            effects += screen.changeQuestions { $0.agentQuestionsGone(gone) }
+        }
+        carryOut(effects)
     }
 
     var promptsDeadline: Double? {
-        let expiry = inlets.agent?.nextExpiry
-        guard let due = prompts.deadline else { return expiry }
-        return min(due, expiry ?? due)
+        [prompts.repeatDue, screen.questions.deadline, inlets.agent?.nextExpiry].compactMap { $0 }.min()
+    }
+
+    /// What typed goes to the asker: the agent's socket, or Plymouth's waiting client.
+    func sendAnswer(_ question: QuestionQueue.Question) {
+        let pressed = prompts.keys?.lastKeyTime
+        switch question.asker {
+        case .agent(let ask):
+            do {
+                try inlets.agent?.answer(ask, with: prompts.entry)
+                logger.info("prompt: answered \(ask.file)")
+            } catch {
+                logger.warning("prompt: cannot answer \(ask.file): its socket \(ask.socket): \(error)")
+            }
+        case .plymouth(let ticket):
+            inlets.plymouth?.fulfil(ticket, secret: prompts.entry)
+            logger.info("prompt: answered Plymouth's \(question.prompt.kind == .question ? "question" : "password request")")
+        }
+        if let pressed {
+            let ms = ((SystemCalls.monotonicSeconds() - pressed) * 10000).rounded() / 10
+            logger.info("prompt: answer sent \(JSONValue.formatNumber(ms)) ms after Enter went down")
+        }
+        prompts.entry.clear()
     }
 
     /// A question is left to the console's own prompt: the console is shown until those

@@ -59,7 +59,7 @@ extension Daemon {
         case .watchKeystroke(let keys):
             return watchKeystroke(keys, ticket: ticket)
         case .ignoreKeystroke(let keys):
-            prompts.ignoreKeystroke(keys)
+            carryOut(screen.changeQuestions { $0.ignoreKeystroke(keys) })
             return .ack
         case .command(let command, let answer):
             // Queued behind a layout being read: acknowledged now, carried out in its turn.
@@ -104,7 +104,7 @@ extension Daemon {
             if host.deactivate() {
                 logger.info("deactivated; the display is let go until reactivate")
                 // Nothing of ours is seen now: open questions go to the askers' fallbacks.
-                prompts.hidden()
+                carryOut(screen.changeQuestions { $0.withdraw() })
                 if screen.session.state == .showing { screen.handOver.began(at: clock.now) }
             }
             return reply(["deactivated": true])

@@ -22,7 +22,7 @@ public final class Daemon {
     let store: LayoutStore
     let host: DisplayHost
     var pacer: FramePacer
-    /// The questions on screen and the keyboard they are typed on (Daemon+Prompts.swift).
+    /// The keyboards the questions of `screen` are typed on, and what is typed (Daemon+Prompts.swift).
     let prompts: PromptDesk
     let inlets: Inlets
     var backlog = Backlog()
@@ -76,7 +76,6 @@ public final class Daemon {
         host.keepsWaitingForCard = config.initramfs
         host.vtSwitch = events == nil ? VTSwitch(terminals: KernelTerminals()) : nil
         start.startedInInitramfs = config.initramfs
-        wirePrompts()
         host.sprites = offLoop.sprites
         host.work = offLoop.work
         start.sprites = ContentSprites()
@@ -112,7 +111,7 @@ public final class Daemon {
             do {
                 let plymouth = try PlymouthServer(name: name, logger: logger)
                 plymouth.execute = { [unowned self] request, ticket in answer(request, ticket: ticket) }
-                plymouth.abandoned = { [unowned self] ticket in prompts.plymouthAbandoned(ticket) }
+                plymouth.abandoned = { [unowned self] ticket in carryOut(screen.changeQuestions { $0.plymouthAbandoned(ticket) }) }
                 inlets.plymouth = plymouth
                 inlets.plymouthAdapter = PlymouthAdapter(socket: "@" + name, logger: logger)
                 logger.info("answering Plymouth's clients on @\(name)")
@@ -227,7 +226,7 @@ public final class Daemon {
         }
         backlog.replies = []
         dropWaitingCommands()
-        prompts.hidden()
+        carryOut(screen.changeQuestions { $0.withdraw() })
         inlets.close()
         if config.initramfs { InitramfsStart.removeMarker(socketPath: settings.socketPath) }
         host.shutdown(retained: screen.session.retained)
@@ -245,7 +244,7 @@ public final class Daemon {
         let now = clock.now
         // The first frame waits longer for its pictures and texts: nothing else waits on it yet;
         // so does a question's first frame, so that its message comes with it.
-        offLoop.sprites.grace = host.firstFrameShown && prompts.askedAt == nil ? Self.frameGrace : Self.firstFrameGrace
+        offLoop.sprites.grace = host.firstFrameShown && screen.questions.askedAt == nil ? Self.frameGrace : Self.firstFrameGrace
         offLoop.sprites.newTurn()
         collectWork(now: now)
         carryOut(screen.advance(to: now))
@@ -362,14 +361,14 @@ public final class Daemon {
             screen.needsDraw = true
             return
         }
-        frame.prompt = prompts.picture
+        frame.prompt = prompts.picture(of: screen.questions.current, notice: screen.questions.notice)
         switch host.present(frame, as: { layouts.frame($0, for: $1, now: now) }) {
         case .deviceGone:
             screen.needsDraw = true
             return
         case .complete:
             screen.needsDraw = false
-            if frame.prompt != nil { prompts.shown(now: clock.now) }
+            if frame.prompt != nil { carryOut(screen.changeQuestions { [now = clock.now] in $0.shown(now: now) }) }
         case .incomplete: screen.needsDraw = true
         }
         // A frame can start a motion of its own (a bar sliding to a new value, an indeterminate
@@ -393,7 +392,11 @@ public final class Daemon {
             case .closeDisplay: host.close()
             case .fadeToConsole: host.fadeToConsole()
             case .writeHiddenMark(let hidden): writeHiddenMark(hidden)
-            case .withdrawQuestions: prompts.hidden()
+            case .replyPlymouth(let ticket, let reply): inlets.plymouth?.fulfil(ticket, with: reply)
+            case .sendAnswer(let question): sendAnswer(question)
+            case .clearEntry: prompts.entry.clear()
+            case .stopReadingKeys: prompts.stopReading()
+            case .consoleForQuestions(let needed): stepAside(needed)
             case .offerAgentQuestions: offerAgentQuestions()
             case .lastChanceForStartFrames: host.lastChanceForStartFrames()
             case .appeared(let look):

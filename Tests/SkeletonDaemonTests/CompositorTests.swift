@@ -63,35 +63,6 @@ import Testing
         #expect(display.buffer.pixels == reference(still, at: 0.5).pixels)
     }
 
-    @Test func aMonitorPluggedInWhileShowingDissolvesInFromItsFirstFrame() throws {
-        let display = MemoryDisplay(size: Size(width: 200, height: 100))
-        var session = Session()
-        var still = look
-        still.overrides.animated = false
-        // The layout's own transition is what a new monitor dissolves in with.
-        still.layout.presentation.transition = .crossDissolve(duration: 0.5)
-        _ = session.show(still, delay: 0, transition: .none, now: 0)
-        let arrived = OutputCompositor(output: display)
-        arrived.arriveDissolving()
-        #expect(arrived.isArriving)
-        // The dissolve starts at the output's first frame (t = 10), not at the show.
-        #expect(try arrived.present(session.frame(at: 10), now: 10))
-        #expect(display.buffer.pixels.allSatisfy { $0 == 0 }, "its first frame is black")
-        #expect(try arrived.present(session.frame(at: 10.25), now: 10.25))
-        let full = reference(still, at: 10.25)
-        for (x, y) in [(100, 50), (5, 5), (30, 50)] {
-            let p = display.buffer[x, y], q = full[x, y]
-            for shift: UInt32 in [0, 8, 16] {
-                let expected = Int(((Double((q >> shift) & 0xFF) * 128) / 255).rounded())
-                #expect(abs(Int((p >> shift) & 0xFF) - expected) <= 1, "pixel \(x),\(y) half way")
-            }
-        }
-        #expect(arrived.isArriving)
-        #expect(try arrived.present(session.frame(at: 10.5), now: 10.5))
-        #expect(!arrived.isArriving, "the dissolve has ended")
-        #expect(display.buffer.pixels == reference(still, at: 10.5).pixels, "and its last frame is the skeleton exactly")
-    }
-
     @Test func styleChangeDissolvesThenSettlesOnTheNewStyle() {
         let display = MemoryDisplay(size: Size(width: 200, height: 100))
         let compositor = OutputCompositor(output: display)
@@ -151,7 +122,7 @@ import Testing
             }
             if frame == 120 { _ = session.hide(transition: .crossDissolve(duration: 0.25), retain: false, now: now) }
             _ = session.advance(to: now)
-            #expect(try compositor.present(session.frame(at: now), now: now))
+            #expect(try compositor.present(session.frame(at: now)))
             plainCompositor.draw(session.frame(at: now))
             if output.screen.pixels != plain.buffer.pixels {
                 Issue.record("frame \(frame): the buffer on screen is not the frame drawn")
@@ -176,7 +147,7 @@ import Testing
             // (both buffers stale: the next present copies the shadow whole).
             if (40..<45).contains(frame) { shown?.prompt = PromptPicture(message: "Passphrase:") }
             if frame == 70 { output.pair.invalidate() }
-            #expect(try compositor.present(shown, now: now))
+            #expect(try compositor.present(shown))
             plainCompositor.draw(shown)
             if output.screen.pixels != plain.buffer.pixels {
                 Issue.record("frame \(frame): the buffer on screen is not the frame drawn")

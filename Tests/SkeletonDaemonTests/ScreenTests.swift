@@ -84,6 +84,33 @@ import Testing
         #expect(screen.questions.current == nil)
     }
 
+    /// A monitor plugged in while the skeleton shows dissolves in over the look's transition from
+    /// its first frame (not from the uevent); the other outputs are not touched; its last frame is owed.
+    @Test func aMonitorPluggedInDissolvesInFromItsFirstFrame() {
+        var screen = Screen()
+        var slow = look
+        slow.layout.presentation.transition = .crossDissolve(duration: 0.5)
+        _ = screen.show(slow, delay: 0, transition: .none, now: 0)
+        let frame = screen.session.frame(at: 10)!
+        #expect(withoutLog(screen.outputsPlugged(in: ["HDMI-A-2"], out: [])).isEmpty)
+        #expect(screen.needsDraw && screen.outputsMove)
+        #expect(screen.frame(frame, for: "HDMI-A-2", now: 9).opacity == 0, "nothing of it before its first frame")
+        screen.drawing(at: 10)
+        #expect(screen.frame(frame, for: "HDMI-A-2", now: 10).opacity == 0, "its first frame is black")
+        #expect(abs(screen.frame(frame, for: "HDMI-A-2", now: 10.25).opacity - 0.5) < 1e-9, "half way, eased")
+        #expect(screen.frame(frame, for: "HDMI-A-1", now: 10.25).opacity == 1, "the monitor already there is untouched")
+        screen.needsDraw = false
+        #expect(screen.advance(to: 10.4).isEmpty && !screen.needsDraw)
+        _ = screen.advance(to: 10.5)
+        #expect(screen.needsDraw, "the dissolve's last frame is owed")
+        #expect(!screen.outputsMove)
+        #expect(screen.frame(frame, for: "HDMI-A-2", now: 10.5).opacity == 1)
+        // Unplugged while dissolving in: forgotten.
+        _ = screen.outputsPlugged(in: ["DP-1"], out: [])
+        _ = screen.outputsPlugged(in: [], out: ["DP-1"])
+        #expect(!screen.outputsMove)
+    }
+
     @Test func aRetainedHideLeavesThePictureAndMarksAtOnce() {
         var screen = Screen()
         _ = screen.show(look, delay: 0, transition: .none, now: 0)

@@ -23,6 +23,8 @@ struct Screen {
     private(set) var hiddenMarkWritten: Bool?
     /// A hide waiting for the text console to show something (`hide --after-console`).
     private(set) var consoleWait: ConsoleWait?
+    /// Monitors plugged in while the skeleton shows, dissolving in.
+    private(set) var arrivals = OutputArrivals()
     /// The boot's questions on the skeleton, changed through `changeQuestions`.
     private(set) var questions = QuestionQueue()
     /// The display is let go to the console for a question left to its own prompt.
@@ -165,9 +167,37 @@ struct Screen {
             }
         }
         if content.outputLayouts.advance(to: now) { needsDraw = true }
+        if !arrivals.isEmpty, arrivals.advance(to: now, duration: transitionDuration) { needsDraw = true }
         if let line = handOver.overdue(now: now) { effects.append(.log(.warning, line)) }
         return effects
     }
+
+    /// A hotplug event's outcome: monitors plugged in (`added`) dissolve in from their first
+    /// frame, those unplugged (`removed`) are forgotten; the outputs that stay are not touched.
+    mutating func outputsPlugged(in added: [String], out removed: [String]) -> [ScreenEffect] {
+        arrivals.plugged(in: added, out: removed)
+        needsDraw = true
+        guard !added.isEmpty else { return [] }
+        return [.log(.info, "hotplug: \(added.joined(separator: ", ")) plugged in; dissolving in from its first frame")]
+    }
+
+    /// A frame is about to be drawn at `now`: monitors plugged in since the last start dissolving in.
+    mutating func drawing(at now: Double) { arrivals.frameDrawn(at: now) }
+
+    /// `frame` as `output` shows it at `now`: its own layout (`OutputLayouts`), dissolving in
+    /// when its monitor was just plugged in.
+    func frame(_ frame: SessionFrame, for output: String, now: Double) -> SessionFrame {
+        var mapped = content.outputLayouts.frame(frame, for: output, now: now)
+        if !arrivals.isEmpty {
+            mapped.opacity *= arrivals.opacity(of: output, duration: frame.look.presentation.transition.duration, now: now)
+        }
+        return mapped
+    }
+
+    /// Something besides the session moves: a monitor dissolving in, or changing layout.
+    var outputsMove: Bool { !arrivals.isEmpty || content.outputLayouts.isMoving }
+
+    private var transitionDuration: Double { session.look?.presentation.transition.duration ?? 0 }
 
     /// Whether the frame on screen stays because `look` is new and its pictures or texts are being
     /// made (`awaitingSprites`). Only once a first frame is up (`firstFrameShown`): at start, the

@@ -21,6 +21,8 @@ final class DisplayHost {
     let mark: (String) -> Void
     /// Called when a display is attached: its first frame is owed.
     var onAttach: () -> Void = {}
+    /// A hotplug event added or removed outputs (by connector name); called after `onAttach`.
+    var onOutputsPlugged: (_ added: [String], _ removed: [String]) -> Void = { _, _ in }
     /// Called when the display server the output was a client of went away and the settings
     /// say to exit (`display.wayland.whenGone`), with why.
     var onEnd: (String) -> Void = { _ in }
@@ -277,14 +279,14 @@ final class DisplayHost {
     }
 
     /// After a hotplug event: compositors go with the outputs that went away; outputs that
-    /// came get one each, dissolving in. Nothing else on screen is touched.
+    /// came get one each (`Screen` dissolves them in). Nothing else on screen is touched.
     private func rescanOutputs(eventAt: Double) {
         guard let display else { return }
         applyOutputChanges(display.rescanOutputs { logger.notice($0) }, arrivingAt: eventAt)
     }
 
     /// Compositors go with the outputs that went away; outputs that came get one each, drawn
-    /// whole (dissolving in when `arrivingAt` a monitor's plugging in).
+    /// whole (`arrivingAt`: a monitor's plugging in, said to `onOutputsPlugged`).
     private func applyOutputChanges(_ changes: OutputChanges, arrivingAt eventAt: Double? = nil) {
         guard !changes.isEmpty else { return }
         compositors.removeAll { c in changes.removed.contains { $0 === c.output } }
@@ -292,7 +294,6 @@ final class DisplayHost {
         for output in changes.added {
             let compositor = OutputCompositor(output: output, sprites: sprites)
             if let eventAt {
-                compositor.arriveDissolving()
                 arrivals[output.name] = eventAt
             } else {
                 logger.info("output \(output.name): now \(output.size)")
@@ -300,6 +301,7 @@ final class DisplayHost {
             compositors.append(compositor)
         }
         onAttach()
+        if eventAt != nil { onOutputsPlugged(changes.added.map(\.name), changes.removed.map(\.name)) }
     }
 
     /// The compositor the skeleton was a window of went away or closed the window: the daemon
@@ -319,9 +321,6 @@ final class DisplayHost {
         }
     }
 
-    /// Some output is still dissolving in after its monitor was plugged in.
-    var hasArrivals: Bool { compositors.contains { $0.isArriving } }
-
     /// Some output's content still moves: a bar slides or is indeterminate.
     var contentMoves: Bool { compositors.contains { $0.contentMoves } }
 
@@ -340,7 +339,7 @@ final class DisplayHost {
         for compositor in compositors {
             guard compositor.output.canPresent else { complete = false; continue }
             do {
-                if try !compositor.present(frame.map { perOutput($0, compositor.output.name) }, now: clock.now) {
+                if try !compositor.present(frame.map { perOutput($0, compositor.output.name) }) {
                     complete = false
                 } else if !arrivals.isEmpty, let eventAt = arrivals.removeValue(forKey: compositor.output.name) {
                     let ms = ((clock.now - eventAt) * 1000).rounded()

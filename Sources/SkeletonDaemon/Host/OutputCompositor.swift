@@ -24,17 +24,6 @@ public final class OutputCompositor {
     /// since, until it is drawn whole again.
     private var shadowLags = false
     public private(set) var framesDrawn = 0
-    /// A monitor plugged in while the skeleton shows dissolves in from black over the look's
-    /// transition, from its first frame.
-    private var arrival: Arrival?
-
-    private enum Arrival {
-        case awaitingFirstFrame
-        case since(Double)
-    }
-
-    private static let ease = TimingCurve(.easeInOut)
-
     /// Draws prompts on this output; made with the first prompt.
     private var overlay: PromptOverlay?
     /// The prompt the shadow shows, if any.
@@ -63,14 +52,8 @@ public final class OutputCompositor {
     /// taken back, its buffers must be filled again).
     public func invalidate() { shadowOwner = nil }
 
-    /// This output was plugged in while the skeleton shows: it dissolves in.
-    public func arriveDissolving() { arrival = .awaitingFirstFrame }
-
     /// Content still moves on this output: a bar slides to a new value, or is indeterminate.
     public var contentMoves: Bool { shadowOwner?.contentMoves ?? false }
-
-    /// Still dissolving in: frames change over time.
-    public var isArriving: Bool { arrival != nil }
 
     public func renderer(for look: SkeletonLook) -> FrameRenderer {
         if let lastAsked, lastAsked.look == look { return lastAsked.renderer }
@@ -102,8 +85,8 @@ public final class OutputCompositor {
     /// Draws `frame` and presents it. A steady frame's damage, and what the output's back
     /// buffer lacks besides, are drawn straight into that buffer (`mirror`), so the present
     /// copies nothing and the pixels are written once.
-    public func present(_ frame: SessionFrame?, now: Double) throws(DisplayError) -> Bool {
-        let (damage, mirrored) = draw(arriving(frame, now: now), mirror: output.mirror)
+    public func present(_ frame: SessionFrame?) throws(DisplayError) -> Bool {
+        let (damage, mirrored) = draw(frame, mirror: output.mirror)
         return try output.present(damage: damage, mirrored: mirrored)
     }
 
@@ -183,22 +166,6 @@ public final class OutputCompositor {
         let made = PromptOverlay(outputSize: output.size, place: place, sprites: sprites)
         overlay = made
         return made
-    }
-
-    /// `frame` as this output shows it while it dissolves in.
-    private func arriving(_ frame: SessionFrame?, now: Double) -> SessionFrame? {
-        guard let a = arrival, var frame else { return frame }
-        var start = now
-        if case .since(let t) = a { start = t }
-        let duration = frame.look.presentation.transition.duration
-        let progress = duration > 0 ? (now - start) / duration : 1
-        if progress >= 1 {
-            arrival = nil
-            return frame
-        }
-        arrival = .since(start)
-        frame.opacity *= Self.ease(max(0, progress))
-        return frame
     }
 
     private func scratch(_ slot: inout PixelBuffer?) -> PixelBuffer {

@@ -69,6 +69,7 @@ public final class Daemon {
         offLoop = OffLoop(work: worker, sprites: BackgroundSprites(work: worker, report: { logger.error("layout: \($0)") }))
         prompts = Self.makePromptDesk(logger: logger, settings: settings.prompts)
         host.onAttach = { [unowned self] in screen.needsDraw = true }
+        host.onOutputsPlugged = { [unowned self] added, removed in carryOut(screen.outputsPlugged(in: added, out: removed)) }
         host.onEnd = { [unowned self] reason in
             logger.notice("exiting: \(reason)")
             loop.running = false
@@ -311,12 +312,12 @@ public final class Daemon {
     /// A frame is owed for something besides the skeleton's own animation: a change asked for,
     /// a monitor dissolving in or changing layout, a bar moving. No slot is left out then.
     private var moreThanTheAnimationMoves: Bool {
-        screen.needsDraw || host.hasArrivals || screen.content.outputLayouts.isMoving || host.contentMoves
+        screen.needsDraw || screen.outputsMove || host.contentMoves
     }
 
     /// Frames change over time: the session moves, or a monitor just plugged in dissolves in.
     private func framesMove(at now: Double) -> Bool {
-        screen.session.isMoving(at: now) || ((host.hasArrivals || screen.content.outputLayouts.isMoving || host.contentMoves) && screen.session.frame(at: now) != nil)
+        screen.session.isMoving(at: now) || ((screen.outputsMove || host.contentMoves) && screen.session.frame(at: now) != nil)
     }
 
     private func nextDeadline(now: Double) -> Double? {
@@ -362,7 +363,9 @@ public final class Daemon {
             return
         }
         frame.prompt = prompts.picture(of: screen.questions.current, notice: screen.questions.notice)
-        switch host.present(frame, as: { layouts.frame($0, for: $1, now: now) }) {
+        screen.drawing(at: now)
+        let drawn = screen
+        switch host.present(frame, as: { drawn.frame($0, for: $1, now: now) }) {
         case .deviceGone:
             screen.needsDraw = true
             return
@@ -379,7 +382,7 @@ public final class Daemon {
         // The loop sleeps through the slots whose frames would repeat this one.
         if moving, !moreThanTheAnimationMoves, let next = pacer.nextFrame {
             pacer.skip(host.repeats(of: frame, from: next - now, interval: pacer.interval, slots: Self.repeatLookAhead,
-                                    as: { layouts.frame($0, for: $1, now: now) }))
+                                    as: { drawn.frame($0, for: $1, now: now) }))
         }
     }
 

@@ -83,7 +83,7 @@ import Testing
         #expect(screen.consoleLooked(showing: kernelText, now: 3).isEmpty)
         #expect(screen.session.state == .showing)
         _ = screen.hideAfterConsole(transition: .none, limit: 10, shownAtHide: blank, now: 4)
-        screen.goingDown = GoingDown(mode: .poweroff)
+        _ = screen.goDown(.poweroff)
         #expect(screen.consoleLooked(showing: kernelText, now: 5).isEmpty, "going down: the shutdown layout stays")
         #expect(screen.consoleWait == nil)
     }

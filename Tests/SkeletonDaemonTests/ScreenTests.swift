@@ -136,7 +136,7 @@ import Testing
     @Test func aHideEndsTheHandOverWait() {
         var screen = Screen()
         _ = screen.show(look, delay: 0, transition: .none, now: 0)
-        screen.handOver.began(at: 1)
+        _ = screen.deactivated(now: 1)
         #expect(screen.handOver.deadline == 1 + HandOverWatch.patience)
         _ = screen.hide(transition: .none, retain: true, now: 2)
         #expect(screen.handOver.deadline == nil)
@@ -145,7 +145,7 @@ import Testing
     @Test func aHandOverNobodyFinishesIsSaidOnceWhenTimeRunsOut() {
         var screen = Screen()
         _ = screen.show(look, delay: 0, transition: .none, now: 0)
-        screen.handOver.began(at: 1)
+        _ = screen.deactivated(now: 1)
         #expect(screen.advance(to: 30).isEmpty)
         let said = screen.advance(to: 31)
         #expect(said.count == 1)

@@ -25,10 +25,8 @@ extension Daemon {
             return Performed(reply: .ok(id: id, ["shutdown": false, "mode": .string(mode.rawValue)]))
         }
         InitramfsStart.markArgumentZero()
-        let alreadyGoingDown = screen.goingDown != nil
-        screen.goingDown = GoingDown(mode: mode)
+        let alreadyGoingDown = screen.goDown(mode)
         _ = host.reactivate()
-        screen.handOver.ended()
         host.takesBackWhenFree = true
         var shown = name
         let show = perform(.show(ShowRequest(layout: name)), id: id, uid: 0)

@@ -7,7 +7,7 @@ import SkeletonRender
 /// settings (`display.layouts`) and from `show`/`update` requests that name an output. The
 /// session's look (its overrides: style, tint, speed) and its show, hide and timing apply to
 /// every output; only the layout differs. A layout changed on one output dissolves there alone.
-struct OutputLayouts {
+struct OutputLayouts: Equatable {
     struct Assigned: Equatable {
         var name: String
         var layout: Layout
@@ -18,7 +18,7 @@ struct OutputLayouts {
     private var setByRequest: Set<String> = []
     private var dissolves: [String: Dissolve] = [:]
 
-    private struct Dissolve {
+    private struct Dissolve: Equatable {
         var previous: Assigned?
         var start: Double
         var duration: Double

@@ -11,12 +11,12 @@ import SkeletonRender
 struct Screen {
     private(set) var session = Session()
     /// Overrides, texts and values, message and progress, and the outputs' own layouts.
-    var content = ScreenContent()
+    private(set) var content = ScreenContent()
     private(set) var held: HeldLook?
     /// After `deactivate`: the app's word that it has drawn, awaited.
-    var handOver = HandOverWatch()
+    private(set) var handOver = HandOverWatch()
     /// Set by `shutdown`: the shutdown layout stays until the power is off.
-    var goingDown: GoingDown?
+    private(set) var goingDown: GoingDown?
     /// A frame is owed for a change besides time.
     var needsDraw = false
     /// Whether the hidden mark's file was last written (true) or removed (false).
@@ -62,6 +62,78 @@ struct Screen {
         let changed = session.update(look, transition: transition, now: now)
         if changed { needsDraw = true }
         return changed
+    }
+
+    /// `layout` shown on `output` alone (a show or update naming it), dissolving there over
+    /// `transition` (nil: the layout's own) when something is shown.
+    mutating func assign(_ layout: OutputLayouts.Assigned, to output: String, transition: TransitionSpec?, now: Double) {
+        content.outputLayouts.assign(layout, to: output, byRequest: true, transition: transition ?? layout.layout.presentation.transition,
+                                     showing: session.state == .showing || session.state == .hiding, now: now)
+    }
+
+    /// The settings' `display.layouts`, at start and after a reload (those a request set stay).
+    mutating func applySettingsLayouts(_ layouts: [String: OutputLayouts.Assigned], now: Double) {
+        content.outputLayouts.applySettings(layouts, now: now)
+        needsDraw = true
+    }
+
+    /// An update while nothing shows: kept for the next show when it asks to be (`keep`), else
+    /// refused. Nil while something shows: the caller loads what it names and calls `update(_:look:outputLayout:now:)`.
+    mutating func updateWhileHidden(_ update: UpdateRequest) -> Result<Void, ProtocolError>? {
+        guard session.state == .idle else { return nil }
+        guard update.keep else { return .failure(ProtocolError(.notShowing, "update while nothing is shown: use show first")) }
+        content.keep(update)
+        return .success(())
+    }
+
+    /// An update while something shows: `look` (the layout and overrides it names, as loaded)
+    /// takes its texts, values, message and progress, and `outputLayout` goes to the output it
+    /// names; what changes dissolves over the update's transition. An update that changes nothing
+    /// on screen (a message for a layout without a message node, the same value again) owes no
+    /// frame. Refused with nothing changed when it names what the layout does not have.
+    mutating func update(_ update: UpdateRequest, look: SkeletonLook, outputLayout: OutputLayouts.Assigned?,
+                         now: Double) -> Result<(look: SkeletonLook, effects: [ScreenEffect]), ProtocolError> {
+        var look = look
+        switch ScreenContent.change(update, for: look.layout) {
+        case .success(let change): look.content = look.content.merging(change)
+        case .failure(let error): return .failure(error)
+        }
+        content.keep(update)
+        content.updates(look)
+        if let output = update.output, let outputLayout { assign(outputLayout, to: output, transition: update.transition, now: now) }
+        if look != session.lookInForce || update.output != nil {
+            self.update(look, transition: update.transition ?? look.presentation.transition, now: now)
+            needsDraw = true
+        }
+        let onScreen = session.state == .showing || session.state == .hiding
+        return .success((look, (onScreen ? [.reacquireDisplay] : []) + [.appeared(look)]))
+    }
+
+    /// `deactivate` let the display go to an app: nothing of the skeleton is seen, so open
+    /// questions go to their askers; the app's word that it has drawn is awaited while it shows.
+    mutating func deactivated(now: Double) -> [ScreenEffect] {
+        let effects = changeQuestions { $0.withdraw() }
+        if session.state == .showing { handOver.began(at: now) }
+        return [.log(.info, "deactivated; the display is let go until reactivate")] + effects
+    }
+
+    /// `reactivate`: the hand-over is over; the display is taken back and drawn whole when it
+    /// was let go (`wasDeactivated`) and something shows.
+    mutating func reactivated(wasDeactivated: Bool) -> [ScreenEffect] {
+        handOver.ended()
+        guard wasDeactivated else { return [] }
+        needsDraw = true
+        let onScreen = session.state == .showing || session.state == .hiding
+        return (onScreen ? [.reacquireDisplay] : []) + [.log(.info, "reactivated")]
+    }
+
+    /// `shutdown`: the system goes down (`mode`); no hand-over is awaited any more. Returns
+    /// whether it was already going down.
+    mutating func goDown(_ mode: ShutdownMode) -> Bool {
+        let already = goingDown != nil
+        goingDown = GoingDown(mode: mode)
+        handOver.ended()
+        return already
     }
 
     /// A hide, whoever asks: the display is let go (or handed over with the frame retained)

@@ -5,7 +5,7 @@ import SkeletonProtocol
 /// texts and values they set, the message and progress kept for the nodes of those roles (from
 /// Plymouth, psplash and `keep` updates), and the outputs that show a layout of their own. One
 /// value with the operations that change it; the daemon holds one, tests hold their own.
-struct ScreenContent {
+struct ScreenContent: Equatable {
     /// The command overrides on top of the layout shown; `reset` clears them.
     private(set) var overrides = PresentationOverrides()
     /// Texts and values by node id, carried to later looks wherever their nodes exist.

@@ -101,20 +101,10 @@ extension Daemon {
             return performShutdown(shutdown, id: id)
         case .deactivate:
             if let goingDown = screen.goingDown { return refuse(goingDown.refusal("deactivate")) }
-            if host.deactivate() {
-                logger.info("deactivated; the display is let go until reactivate")
-                // Nothing of ours is seen now: open questions go to the askers' fallbacks.
-                carryOut(screen.changeQuestions { $0.withdraw() })
-                if screen.session.state == .showing { screen.handOver.began(at: clock.now) }
-            }
+            if host.deactivate() { carryOut(screen.deactivated(now: now)) }
             return reply(["deactivated": true])
         case .reactivate:
-            screen.handOver.ended()
-            if host.reactivate() {
-                if screen.session.state == .showing || screen.session.state == .hiding { host.reacquire() }
-                screen.needsDraw = true
-                logger.info("reactivated")
-            }
+            carryOut(screen.reactivated(wasDeactivated: host.reactivate()))
             return reply(["deactivated": false])
         case .show(let show):
             var named: OutputLayouts.Assigned?
@@ -130,22 +120,18 @@ extension Daemon {
             case .success(let l): look = l
             case .failure(let e): return refuse(e)
             }
-            if let output = show.output, let named {
-                let showing = screen.session.state == .showing || screen.session.state == .hiding
-                screen.content.outputLayouts.assign(named, to: output, byRequest: true, transition: show.transition ?? named.layout.presentation.transition,
-                                            showing: showing, now: now)
-            }
+            if let output = show.output, let named { screen.assign(named, to: output, transition: show.transition, now: now) }
             let outcome = performShow(look, delay: show.delay, transition: show.transition ?? look.presentation.transition, now: now)
             var fields: [String: JSONValue] = ["state": .string(screen.session.state.rawValue), "layout": .string(look.layoutName)]
             fields[outcome == .updated ? "updated" : outcome.rawValue] = true
             if let output = show.output, let named { addOutput(output, named, to: &fields) }
             return Performed(reply: .ok(id: id, fields), awaiting: show.wait && outcome != .updated ? .showing : nil)
         case .update(let update):
-            if screen.session.state == .idle && update.keep {
-                screen.content.keep(update)
-                return reply(["updated": true, "state": .string(screen.session.state.rawValue)])
+            switch screen.updateWhileHidden(update) {
+            case .success?: return reply(["updated": true, "state": .string(screen.session.state.rawValue)])
+            case .failure(let e)?: return refuse(e)
+            case nil: break
             }
-            guard screen.session.state != .idle else { return refuse(ProtocolError(.notShowing, "update while nothing is shown: use show first")) }
             var named: OutputLayouts.Assigned?
             if update.output != nil {
                 switch assignedLayout(update.layout) {
@@ -153,28 +139,18 @@ extension Daemon {
                 case .failure(let e): return refuse(e)
                 }
             }
-            var look: SkeletonLook
+            let loaded: SkeletonLook
             switch lookFor(layout: update.output == nil ? update.layout : nil, overrides: update.overrides, reset: update.reset) {
-            case .success(let l): look = l
+            case .success(let l): loaded = l
             case .failure(let e): return refuse(e)
             }
-            switch ScreenContent.change(update, for: look.layout) {
-            case .success(let change): look.content = look.content.merging(change)
+            let look: SkeletonLook
+            switch screen.update(update, look: loaded, outputLayout: named, now: now) {
+            case .success(let updated):
+                look = updated.look
+                carryOut(updated.effects)
             case .failure(let e): return refuse(e)
             }
-            screen.content.keep(update)
-            screen.content.updates(look)
-            if let output = update.output, let named {
-                screen.content.outputLayouts.assign(named, to: output, byRequest: true, transition: update.transition ?? named.layout.presentation.transition,
-                                            showing: true, now: now)
-            }
-            // An update that changes nothing on screen (a message for a layout without a message
-            // node, the same value again) draws nothing.
-            let changes = look != screen.session.lookInForce || update.output != nil
-            if changes { screen.update(look, transition: update.transition ?? look.presentation.transition, now: now) }
-            let retaken = (screen.session.state == .showing || screen.session.state == .hiding) && host.reacquire()
-            if changes || retaken { screen.needsDraw = true }
-            if config.debugTree { logger.info("SKELETON_DEBUG tree: \(treeJSON(look).jsonText)") }
             var fields: [String: JSONValue] = ["updated": true, "state": .string(screen.session.state.rawValue), "layout": .string(look.layoutName)]
             if let output = update.output, let named { addOutput(output, named, to: &fields) }
             return reply(fields)
@@ -300,8 +276,7 @@ extension Daemon {
             problems += e.lines
         }
         problems += store.reload(directory: settings.layoutsDirectory)
-        screen.content.outputLayouts.applySettings(settingsOutputLayouts(), now: clock.now)
-        screen.needsDraw = true
+        screen.applySettingsLayouts(settingsOutputLayouts(), now: clock.now)
         if let look = screen.session.lookInForce, look.layoutName != LayoutStore.builtin.name,
            case .success(let fresh) = store.load(look.layoutName), fresh.layout != look.layout {
             var updatedLook = look

@@ -136,7 +136,7 @@ public final class Daemon {
         // after this one would wait for a driver to load and a frame to be drawn). Clients that
         // connect from here on are served after the first frame all the same.
         SystemdNotifier().notify(["READY": "1", "STATUS": "starting: opening the display and drawing the first frame"], logger: logger)
-        screen.content.outputLayouts.applySettings(settingsOutputLayouts(), now: clock.now)
+        screen.applySettingsLayouts(settingsOutputLayouts(), now: clock.now)
         offLoop.sprites.grace = Self.firstFrameGrace
         host.open()
         host.mark("display open")
@@ -390,7 +390,7 @@ public final class Daemon {
     func carryOut(_ effects: [ScreenEffect]) {
         for effect in effects {
             switch effect {
-            case .reacquireDisplay: host.reacquire()
+            case .reacquireDisplay: if host.reacquire() { screen.needsDraw = true }
             case .releaseDisplay(let retaining): host.release(retainingPicture: retaining)
             case .closeDisplay: host.close()
             case .fadeToConsole: host.fadeToConsole()

@@ -46,7 +46,7 @@ public struct PreviewServer: Sendable {
         let log = self.log
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(additionalChannelHandlers: [RefusedUpgradeStatus(refused: refused)]) { request, channel, _ in
+            server: .http1WebSocketUpgrade(configuration: .init(http1: .init(additionalChannelHandlers: [RefusedUpgradeStatus(refused: refused)]))) { request, channel, _ in
                 guard request.path == "/live" else { return .dontUpgrade }
                 let policy = origin.withLock { $0 }
                 guard policy.allows(request.headerFields[.origin]) else {

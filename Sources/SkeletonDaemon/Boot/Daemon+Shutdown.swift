@@ -27,7 +27,7 @@ extension Daemon {
         InitramfsStart.markArgumentZero()
         let alreadyGoingDown = screen.goDown(mode)
         _ = host.reactivate()
-        host.takesBackWhenFree = true
+        host.takeBackWhenFree()
         var shown = name
         let show = perform(.show(ShowRequest(layout: name)), id: id, uid: 0)
         if let error = show.reply.error {

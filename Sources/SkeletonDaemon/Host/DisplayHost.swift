@@ -19,13 +19,8 @@ final class DisplayHost {
     let provider: any DisplayProvider
     /// Start-up timing lines, measured from the daemon's creation.
     let mark: (String) -> Void
-    /// Called when a display is attached: its first frame is owed.
-    var onAttach: () -> Void = {}
-    /// A hotplug event added or removed outputs (by connector name); called after `onAttach`.
-    var onOutputsPlugged: (_ added: [String], _ removed: [String]) -> Void = { _, _ in }
-    /// Called when the display server the output was a client of went away and the settings
-    /// say to exit (`display.wayland.whenGone`), with why.
-    var onEnd: (String) -> Void = { _ in }
+    /// Where what happens to the display goes (the daemon).
+    var report: (HostEvent) -> Void = { _ in }
     private(set) var display: (any Display)?
     private(set) var compositors: [OutputCompositor] = []
     /// Makes pictures and texts for every output's compositor.
@@ -38,15 +33,8 @@ final class DisplayHost {
     private(set) var deactivated = false
     private var wait = DisplayWait()
     private var replacementRetries = ReplacementRetries()
-    /// Going down (`shutdown`): a display another program holds (a compositor still stopping) is
-    /// asked for again every `takeBackInterval` until it is free, rather than at the next command.
-    var takesBackWhenFree = false
-    /// When to ask again for a display another program holds, while that is waited for.
-    private var takeBackAt: Double?
-    static let takeBackInterval = 0.02
-    /// Another program took DRM master while the skeleton showed, with no `deactivate` (it set
-    /// its own mode): the display is asked for this often, quietly, and taken back when it lets go.
-    static let masterRetryInterval = 0.25
+    /// A display another program holds, asked for again until it is free.
+    private(set) var takeBack = TakeBack()
     /// `auto` keeps waiting for a card past `waitSeconds` instead of drawing into memory: set
     /// for the daemon started in the initramfs, whose card's driver may be only in the real
     /// root (an initramfs made without it). Memory there would leave the whole boot blank.
@@ -137,7 +125,7 @@ final class DisplayHost {
         }
         for o in d.outputs { logger.info("output \(o.name): \(o.size) (\(d.backendName))") }
         start.displayAttached(outputs: d.outputs)
-        onAttach()
+        report(.attached)
     }
 
     /// Some output would draw `look` with pictures or texts still being made (as skeletons).
@@ -229,39 +217,29 @@ final class DisplayHost {
     /// again: for that work, a retry or the end of the wait.
     func tick(now: Double) -> Double? {
         // A display just taken by another program is seen to at once (`takeBackIfDue`).
-        let takenFromUs = takeBackAt == nil && !released && !deactivated && display?.heldByAnother == true ? now : nil
-        return [display?.tick(now: now), wait.deadline, display == nil ? wait.retryAt : nil, replacementRetries.dueAt, takeBackAt, takenFromUs,
+        let takenFromUs = takeBack.dueAt == nil && !released && !deactivated && display?.heldByAnother == true ? now : nil
+        return [display?.tick(now: now), wait.deadline, display == nil ? wait.retryAt : nil, replacementRetries.dueAt, takeBack.dueAt, takenFromUs,
                 released ? nil : hotplug?.rescanDue].compactMap { $0 }.min()
     }
 
+    /// Going down (`shutdown`): the display is taken back from whatever holds it, as soon as it is free.
+    func takeBackWhenFree() { takeBack.goingDown() }
+
     /// The display another program holds is taken back the moment it lets go, and the next frame
-    /// is drawn whole: while going down, whatever holds it (asked every `takeBackInterval`); while
-    /// the skeleton shows, a program that took DRM master without `deactivate` (every
-    /// `masterRetryInterval`, said once when it took the card and once when it is back). Not
-    /// after `deactivate`: the display is the app's then.
+    /// is drawn whole (`TakeBack`). Not after `deactivate`: the display is the app's then.
     private func takeBackIfDue(now: Double) {
-        guard !deactivated, vtSwitch?.away != true, let display else {
-            takeBackAt = nil
+        let step = takeBack.step(now: now, eligible: !deactivated && vtSwitch?.away != true && display != nil, released: released,
+                                 problem: display?.problem != nil, heldByAnother: display?.heldByAnother == true)
+        switch step {
+        case .nothing:
             return
-        }
-        let goingDown = takesBackWhenFree && (released || display.problem != nil)
-        let takenFromUs = !released && display.heldByAnother
-        guard goingDown || takenFromUs else {
-            takeBackAt = nil
-            return
-        }
-        if takeBackAt == nil, takenFromUs, !goingDown {
+        case .sayTaken:
             logger.warning("display: another program took DRM master without `deactivate`; the skeleton waits and takes the display back when it lets go")
-            takeBackAt = now + Self.masterRetryInterval
-            return
-        }
-        guard now >= takeBackAt ?? now else { return }
-        reacquire(quietly: !goingDown)
-        if released || self.display?.problem != nil {
-            takeBackAt = now + (goingDown ? Self.takeBackInterval : Self.masterRetryInterval)
-        } else {
-            takeBackAt = nil
-            onAttach()
+        case .ask(let quietly):
+            reacquire(quietly: quietly)
+            let got = !released && display?.problem == nil
+            takeBack.asked(now: now, quietly: quietly, got: got)
+            if got { report(.attached) }
         }
     }
 
@@ -286,7 +264,7 @@ final class DisplayHost {
     }
 
     /// Compositors go with the outputs that went away; outputs that came get one each, drawn
-    /// whole (`arrivingAt`: a monitor's plugging in, said to `onOutputsPlugged`).
+    /// whole (`arrivingAt`: a monitor's plugging in, reported).
     private func applyOutputChanges(_ changes: OutputChanges, arrivingAt eventAt: Double? = nil) {
         guard !changes.isEmpty else { return }
         compositors.removeAll { c in changes.removed.contains { $0 === c.output } }
@@ -300,8 +278,8 @@ final class DisplayHost {
             }
             compositors.append(compositor)
         }
-        onAttach()
-        if eventAt != nil { onOutputsPlugged(changes.added.map(\.name), changes.removed.map(\.name)) }
+        report(.attached)
+        if eventAt != nil { report(.outputsPlugged(added: changes.added.map(\.name), removed: changes.removed.map(\.name))) }
     }
 
     /// The compositor the skeleton was a window of went away or closed the window: the daemon
@@ -313,7 +291,7 @@ final class DisplayHost {
         let (whenGone, key) = settings.backend == .x11 ? (settings.x11.whenGone, "x11") : (settings.wayland.whenGone, "wayland")
         switch whenGone {
         case .exit:
-            onEnd("the display server went away (display.\(key).whenGone: exit)")
+            report(.ended(reason: "the display server went away (display.\(key).whenGone: exit)"))
         case .auto:
             logger.notice("going on with the auto backend (display.\(key).whenGone: auto)")
             settings.backend = .auto
@@ -444,7 +422,7 @@ final class DisplayHost {
     func vtSwitchedBack() {
         guard let vtSwitch, vtSwitch.switchedBack(), !deactivated else { return }
         logger.info("VT switch: back on the skeleton's VT")
-        if reacquire() { onAttach() }
+        if reacquire() { report(.attached) }
     }
 
     /// The skeleton is fading out: the console is what it fades to.

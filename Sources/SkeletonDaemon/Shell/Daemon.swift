@@ -68,11 +68,14 @@ public final class Daemon {
         // The frame cache's frames are whole from the start: made on the loop, once per boot.
         offLoop = OffLoop(work: worker, sprites: BackgroundSprites(work: worker, report: { logger.error("layout: \($0)") }))
         prompts = Self.makePromptDesk(logger: logger, settings: settings.prompts)
-        host.onAttach = { [unowned self] in screen.needsDraw = true }
-        host.onOutputsPlugged = { [unowned self] added, removed in carryOut(screen.outputsPlugged(in: added, out: removed)) }
-        host.onEnd = { [unowned self] reason in
-            logger.notice("exiting: \(reason)")
-            loop.running = false
+        host.report = { [unowned self] event in
+            switch event {
+            case .attached: screen.needsDraw = true
+            case .outputsPlugged(let added, let removed): carryOut(screen.outputsPlugged(in: added, out: removed))
+            case .ended(let reason):
+                logger.notice("exiting: \(reason)")
+                loop.running = false
+            }
         }
         host.keepsWaitingForCard = config.initramfs
         host.vtSwitch = events == nil ? VTSwitch(terminals: KernelTerminals()) : nil

@@ -150,8 +150,10 @@ import Testing
         let said = screen.advance(to: 31)
         #expect(said.count == 1)
         guard case .log(.warning, let line)? = said.first else { Issue.record("no warning: \(said)"); return }
-        #expect(line.hasPrefix("hand-over: deactivated 30 s ago"))
+        #expect(line.hasPrefix("hand-over: deactivated 30 s ago for a display server, and nothing has said since that the app has drawn"))
+        #expect(line.hasSuffix("the skeleton's frame stays on the card"))
         #expect(screen.advance(to: 100).isEmpty, "said once")
+        #expect(screen.session.state == .showing, "the frame stays")
     }
 
     @Test func aNewLookWaitingForItsTextsHoldsTheFrameForAtMostTheHold() {

@@ -28,11 +28,28 @@ import Testing
         let begunLater = wait.noDisplay(now: 200, waitSeconds: 5)
         #expect(ranOut && !ranOutAgain, "runs out once")
         #expect(!begunLater, "not begun again until a display came")
-        wait.attached()
-        #expect(wait == DisplayWait())
+        wait.attached(card: true)
+        #expect(wait.retryAt == nil && wait.deadline == nil && wait.since == nil, "nothing waited for")
         let begunAfterADisplay = wait.noDisplay(now: 300, waitSeconds: 5)
         #expect(begunAfterADisplay, "a display that goes starts a new wait")
         #expect(wait.retryAt == 300.5)
+    }
+
+    /// At the end of the wait `auto` draws into memory, unless the machine has a card to wait
+    /// for: one it had (gone away), or one the initramfs may lack the driver of.
+    @Test func theWaitRunsOutIntoMemoryOnlyWhereNoCardIsToBeWaitedFor() {
+        var wait = DisplayWait()
+        #expect(wait.runOut(backendIsAuto: true) == .drawIntoMemory)
+        #expect(wait.runOut(backendIsAuto: false) == .keepWaiting(nil), "a backend asked for by name is waited for")
+        wait.keepsWaitingForCard = true
+        #expect(wait.runOut(backendIsAuto: true) == .keepWaiting("in the initramfs, the card's driver may come only with the real root"))
+        var hadOne = DisplayWait()
+        hadOne.attached(card: false)
+        #expect(hadOne.runOut(backendIsAuto: true) == .drawIntoMemory, "memory or a window is not a card")
+        hadOne.attached(card: true)
+        hadOne.attached(card: false)
+        #expect(hadOne.hadCard, "remembered across attachments")
+        #expect(hadOne.runOut(backendIsAuto: true) == .keepWaiting("this machine's card went away, and the memory output would show nothing"))
     }
 
     @Test func aBetterDisplayIsAskedForSixteenTimesHalfASecondApart() {

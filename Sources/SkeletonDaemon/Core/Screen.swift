@@ -4,9 +4,10 @@ import SkeletonProtocol
 import SkeletonRender
 
 /// What is on screen and what will be, as one value: the session (the look, a pending show, fades
-/// and dissolves), the content commands left in force and the outputs' own layouts, a new look
-/// held back while its pictures and texts are made, the questions asked on it, the hand-over to
-/// an app, the way down and the hidden mark. Each change is a transition that takes the time and returns the effects for the
+/// and dissolves), the content commands left in force and the outputs' own layouts, monitors
+/// dissolving in, a new look held back while its pictures and texts are made, the questions asked
+/// on it, the hand-over to an app, the way down and the hidden mark. Each change (a command, a
+/// question or key, a hotplug event, time) is a transition that returns the effects for the
 /// daemon to carry out, in order; nothing here touches a descriptor, a file or a clock.
 struct Screen {
     private(set) var session = Session()

@@ -35,14 +35,6 @@ final class DisplayHost {
     private var replacementRetries = ReplacementRetries()
     /// A display another program holds, asked for again until it is free.
     private(set) var takeBack = TakeBack()
-    /// `auto` keeps waiting for a card past `waitSeconds` instead of drawing into memory: set
-    /// for the daemon started in the initramfs, whose card's driver may be only in the real
-    /// root (an initramfs made without it). Memory there would leave the whole boot blank.
-    var keepsWaitingForCard = false
-    /// A card (DRM or fbdev) was attached in this run: the machine has one, so a card that went
-    /// away is waited for however long it takes, never replaced by memory. (A display server that
-    /// goes is `display.wayland.whenGone`'s to decide.)
-    private var hadDisplay = false
     var firstFrameShown = false
     /// The open display's monitors coming and going (DRM only).
     private var hotplug: OutputHotplug?
@@ -111,8 +103,7 @@ final class DisplayHost {
         (d as? MemoryDisplay)?.work = work
         compositors = d.outputs.map { OutputCompositor(output: $0, sprites: sprites) }
         listenForHotplug(on: d)
-        wait.attached()
-        if d is DRMDisplay || d is FramebufferDisplay { hadDisplay = true }
+        wait.attached(card: d is DRMDisplay || d is FramebufferDisplay)
         if d is DRMDisplay {
             // Opened while another VT is shown (a show between a hide and the switch back):
             // master is dropped at once; the switch back takes it.
@@ -193,6 +184,10 @@ final class DisplayHost {
         attach(next)
     }
 
+    /// For the daemon started in the initramfs: `auto` waits for a card past `display-wait`
+    /// rather than drawing into memory (`DisplayWait.keepsWaitingForCard`).
+    func keepWaitingForCard(_ keeps: Bool) { wait.keepsWaitingForCard = keeps }
+
     /// Looks for a display again when a retry or the end of the wait is due.
     func openIfDue(now: Double) {
         if replacementRetries.takeDue(now: now) { handOver(now: now) }
@@ -200,14 +195,12 @@ final class DisplayHost {
         if !released, let eventAt = hotplug?.takeDueRescan(now: now) { rescanOutputs(eventAt: eventAt) }
         if display == nil, wait.takeDueLook(now: now) { open() }
         if wait.takeRunOut(now: now) {
-            if settings.backend != .auto {
-                logger.warning("no display appeared within \(JSONValue.formatNumber(settings.displayWaitSeconds)) s; still waiting for one")
-            } else if hadDisplay {
-                logger.warning("no display appeared within \(JSONValue.formatNumber(settings.displayWaitSeconds)) s; still waiting for one: this machine's card went away, and the memory output would show nothing")
-            } else if keepsWaitingForCard {
-                logger.warning("no display appeared within \(JSONValue.formatNumber(settings.displayWaitSeconds)) s; still waiting for one: in the initramfs, the card's driver may come only with the real root")
-            } else {
-                logger.warning("no display appeared within \(JSONValue.formatNumber(settings.displayWaitSeconds)) s; drawing into memory")
+            let within = "no display appeared within \(JSONValue.formatNumber(settings.displayWaitSeconds)) s"
+            switch wait.runOut(backendIsAuto: settings.backend == .auto) {
+            case .keepWaiting(let why):
+                logger.warning("\(within); still waiting for one" + (why.map { ": \($0)" } ?? ""))
+            case .drawIntoMemory:
+                logger.warning("\(within); drawing into memory")
                 attachMemory()
             }
         }
@@ -385,7 +378,7 @@ final class DisplayHost {
     var waitingReason: String? {
         guard display == nil, let waitingSince = wait.since else { return nil }
         return "no display: waiting for one since \(JSONValue.formatNumber(((clock.now - waitingSince) * 10).rounded() / 10)) s"
-            + (hadDisplay ? " (the card went away)" : "")
+            + (wait.hadCard ? " (the card went away)" : "")
     }
 
     /// Some output's display paces frames itself (see `DisplayOutput.pacesFrames`).

@@ -130,7 +130,7 @@ extension Daemon {
         [prompts.repeatDue, screen.questions.deadline, inlets.agent?.nextExpiry].compactMap { $0 }.min()
     }
 
-    /// What typed goes to the asker: the agent's socket, or Plymouth's waiting client.
+    /// What was typed goes to the asker (the agent's socket, or Plymouth's waiting client), and is wiped.
     func sendAnswer(_ question: QuestionQueue.Question) {
         let pressed = prompts.keys?.lastKeyTime
         switch question.asker {

@@ -77,7 +77,7 @@ public final class Daemon {
                 loop.running = false
             }
         }
-        host.keepsWaitingForCard = config.initramfs
+        host.keepWaitingForCard(config.initramfs)
         host.vtSwitch = events == nil ? VTSwitch(terminals: KernelTerminals()) : nil
         start.startedInInitramfs = config.initramfs
         host.sprites = offLoop.sprites

@@ -28,7 +28,7 @@ enum ScreenEffect: Equatable, Sendable {
     case offerAgentQuestions
     /// The app has the screen: what waited for the real root is written now.
     case lastChanceForStartFrames
-    /// A look came on screen (its resolved tree is logged under SKELETON_DEBUG).
+    /// A look came on screen, or an update changed it (its resolved tree is logged under SKELETON_DEBUG).
     case appeared(SkeletonLook)
     case log(LogLevel, String)
 }

@@ -69,7 +69,7 @@ struct Screen {
     /// `transition` (nil: the layout's own) when something is shown.
     mutating func assign(_ layout: OutputLayouts.Assigned, to output: String, transition: TransitionSpec?, now: Double) {
         content.outputLayouts.assign(layout, to: output, byRequest: true, transition: transition ?? layout.layout.presentation.transition,
-                                     showing: session.state == .showing || session.state == .hiding, now: now)
+                                     showing: onScreen, now: now)
     }
 
     /// The settings' `display.layouts`, at start and after a reload (those a request set stay).
@@ -106,7 +106,6 @@ struct Screen {
             self.update(look, transition: update.transition ?? look.presentation.transition, now: now)
             needsDraw = true
         }
-        let onScreen = session.state == .showing || session.state == .hiding
         return .success((look, (onScreen ? [.reacquireDisplay] : []) + [.appeared(look)]))
     }
 
@@ -124,7 +123,6 @@ struct Screen {
         handOver.ended()
         guard wasDeactivated else { return [] }
         needsDraw = true
-        let onScreen = session.state == .showing || session.state == .hiding
         return (onScreen ? [.reacquireDisplay] : []) + [.log(.info, "reactivated")]
     }
 
@@ -269,6 +267,9 @@ struct Screen {
 
     /// Something besides the session moves: a monitor dissolving in, or changing layout.
     var outputsMove: Bool { !arrivals.isEmpty || content.outputLayouts.isMoving }
+
+    /// The skeleton is on screen: shown, or fading out.
+    private var onScreen: Bool { session.state == .showing || session.state == .hiding }
 
     private var transitionDuration: Double { session.look?.presentation.transition.duration ?? 0 }
 

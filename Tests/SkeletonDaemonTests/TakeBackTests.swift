@@ -6,7 +6,9 @@ import Testing
     @Test func anotherMasterIsSaidOnceThenAskedForQuietlyUntilItLetsGo() {
         var takeBack = TakeBack()
         #expect(takeBack.step(now: 0, eligible: true, released: false, problem: false, heldByAnother: false) == .nothing)
+        #expect(takeBack.due(now: 1, justTaken: true) == 1, "a display just taken is seen to at once")
         #expect(takeBack.step(now: 1, eligible: true, released: false, problem: false, heldByAnother: true) == .sayTaken)
+        #expect(takeBack.due(now: 1, justTaken: true) == 1 + TakeBack.masterRetryInterval, "then at the quiet pace")
         #expect(takeBack.step(now: 1.1, eligible: true, released: false, problem: false, heldByAnother: true) == .nothing,
                 "not fought: asked again only after the interval")
         let at = 1 + TakeBack.masterRetryInterval

@@ -34,7 +34,7 @@ final class DisplayHost {
     private var wait = DisplayWait()
     private var replacementRetries = ReplacementRetries()
     /// A display another program holds, asked for again until it is free.
-    private(set) var takeBack = TakeBack()
+    private var takeBack = TakeBack()
     var firstFrameShown = false
     /// The open display's monitors coming and going (DRM only).
     private var hotplug: OutputHotplug?
@@ -210,8 +210,9 @@ final class DisplayHost {
     /// again: for that work, a retry or the end of the wait.
     func tick(now: Double) -> Double? {
         // A display just taken by another program is seen to at once (`takeBackIfDue`).
-        let takenFromUs = takeBack.dueAt == nil && !released && !deactivated && display?.heldByAnother == true ? now : nil
-        return [display?.tick(now: now), wait.deadline, display == nil ? wait.retryAt : nil, replacementRetries.dueAt, takeBack.dueAt, takenFromUs,
+        let justTaken = !released && !deactivated && display?.heldByAnother == true
+        return [display?.tick(now: now), wait.deadline, display == nil ? wait.retryAt : nil, replacementRetries.dueAt,
+                takeBack.due(now: now, justTaken: justTaken),
                 released ? nil : hotplug?.rescanDue].compactMap { $0 }.min()
     }
 

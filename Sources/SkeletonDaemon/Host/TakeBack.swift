@@ -23,6 +23,10 @@ struct TakeBack: Equatable {
 
     mutating func goingDown() { whenFree = true }
 
+    /// When the host must run again for this: the next ask, or at once when another program has
+    /// just taken the display (`justTaken`), so that it is seen to without waiting.
+    func due(now: Double, justTaken: Bool) -> Double? { dueAt ?? (justTaken ? now : nil) }
+
     /// At `now`: `released` (the display was let go by the daemon), `problem` (it cannot be drawn
     /// on), `heldByAnother` (another program is DRM master); `eligible` false while deactivated,
     /// switched away to another VT, or with no display.

@@ -36,6 +36,16 @@ stage() {
     echo "== $name: $((SECONDS - began)) s$([ "$rc" -eq 0 ] || echo ", exit $rc")"
 }
 
+# The boot stages build Debian roots, disk images and initramfs images under build/ (about 7 GiB
+# on a clean clone, and room for /tmp besides); a disk that fills up half-way fails them in ways
+# that do not say so.
+NEEDED_GIB=${SKELETOND_TEST_FREE_GIB:-12}
+free_gib=$(( $(df -Pk . | awk 'NR == 2 { print $4 }') / 1024 / 1024 ))
+if [ "$free_gib" -lt "$NEEDED_GIB" ]; then
+    echo "make test: $free_gib GiB free on $(df -P . | awk 'NR == 2 { print $6 }') (where $(pwd) is); the boot stages need $NEEDED_GIB GiB for their Debian roots and disk images under build/: free some and run again" >&2
+    exit 1
+fi
+
 stage "swift build" swift build
 stage "swift test" swift test
 stage "layout schema" python3 Tests/schema/validate_layouts.py --decoder .build/debug/skeletond

@@ -282,7 +282,12 @@ def watched(c: Checks, name: str, url: str, timeout: float, final: str, keep: bo
     finally:
         stack.stop()
     print(f"  figure: {name}: {describe(timeline)}")
+    failed_before = len(c.failed)
     expect_sequence(c, name, timeline, final)
+    if len(c.failed) > failed_before:
+        print("  the stack's journal, its end:")
+        for line in journal.splitlines()[-40:]:
+            print(f"    {line}")
     return timeline, journal
 
 

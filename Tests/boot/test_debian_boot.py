@@ -705,9 +705,8 @@ def _runs(kinds: list[str]) -> list[tuple[str, int]]:
 
 
 # At most this many screenshots may be black between the skeleton and the console at the hide:
-# 0 or 1 measured; the console's mode set and its first flush (the DRM driver's framebuffer
-# emulation copies its shadow every 50 ms) can show as up to three at the QMP rate.
-HIDE_BLACK_LIMIT = 3
+# the console's mode set and its first flush can show as one at the QMP rate (0 or 1 measured).
+HIDE_BLACK_LIMIT = 1
 # Going down from the console: black screenshots between it and the shutdown layout.
 FROM_CONSOLE_BLACK_LIMIT = 1
 

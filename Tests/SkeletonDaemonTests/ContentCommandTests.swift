@@ -46,19 +46,6 @@ import Testing
         #expect(status?["content"] == final.json)
     }
 
-    @Test func aContentChangeForANodeThatIsNotThereIsRefusedAndChangesNothing() throws {
-        let d = try SteppedDaemon(layouts: ["splash": Self.splash], start: "splash")
-        d.step(to: 101)
-        let before = d.screen.pixels
-        let client = try d.connect()
-        let unknown = d.request(client, #"{"command": "update", "content": {"title": {"text": "x"}}}"#)
-        #expect(unknown?["error"]?["message"]?.stringValue
-                == "\"content\": no label node \"title\" in the layout (its label nodes: \"status\")")
-        let wrongKind = d.request(client, #"{"command": "update", "content": {"bar": {"text": "x"}}}"#)
-        #expect(wrongKind?["error"]?["message"]?.stringValue == "\"content\": node \"bar\" is a progress bar: it takes a value, not a text")
-        d.step(to: 102)
-        #expect(d.screen.pixels == before)
-    }
 
     @Test func psplashsFIFODrivesTheRoles() throws {
         let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("psplash-\(UUID().uuidString.prefix(8))").path

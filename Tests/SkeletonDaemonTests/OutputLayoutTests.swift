@@ -55,19 +55,6 @@ import Testing
         #expect(try #require(d.screen(of: "DP-1")).pixels == (try d.render("app", overrides: green, size: Size(width: 200, height: 100))).pixels)
     }
 
-    @Test func aBadOutputRequestIsRefusedWithWhereAndWhy() throws {
-        let d = try SteppedDaemon(layouts: Self.layouts, start: "app", heads: ["DP-1", "DP-2"], settings: Self.settings)
-        let c = try d.connect()
-        let noLayout = try #require(d.request(c, #"{"command": "update", "output": "DP-2"}"#))
-        #expect(noLayout["ok"] == false)
-        #expect(noLayout["error"]?["message"]?.stringValue?.contains("an output is named only with the layout") == true, "\(noLayout)")
-        let badName = try #require(d.request(c, #"{"command": "show", "layout": "logo", "output": "DP 2/.."}"#))
-        #expect(badName["error"]?["message"]?.stringValue?.contains("bad output name") == true, "\(badName)")
-        let unknownLayout = try #require(d.request(c, #"{"command": "show", "layout": "nope", "output": "DP-2"}"#))
-        #expect(unknownLayout["ok"] == false)
-        #expect(try #require(d.screen(of: "DP-2")).pixels == (try d.render("logo", size: Size(width: 200, height: 100))).pixels,
-                "a refused request changes nothing")
-    }
 
     @Test func aSettingsLayoutThatCannotBeLoadedIsReportedAndItsOutputShowsTheMainLayout() throws {
         let d = try SteppedDaemon(layouts: Self.layouts, start: "app", heads: ["DP-1", "DP-2"],

@@ -4,9 +4,10 @@ import SkeletonProtocol
 import SkeletonSettings
 import Testing
 
-/// The commands that change what the screen shows besides show and hide, as transitions of the
-/// value: an update's content and output layouts, deactivate and reactivate around an app, the
-/// way down; with no daemon, display or file.
+/// The commands that change what the screen shows, as transitions of the value: an update's
+/// content and output layouts, deactivate and reactivate around an app, the way down, a hide that
+/// waits for the console; and each command as it comes (`Screen.perform`), with the world it
+/// looks up given by the test. No daemon, display or file.
 @Suite struct ScreenCommandTests {
     func look() throws -> SkeletonLook {
         SkeletonLook(layoutName: "t", layout: try ScreenContentTests.layout(ScreenContentTests.withRoles))
@@ -56,10 +57,11 @@ import Testing
         screen.needsDraw = false
         let before = screen
         let result = screen.update(UpdateRequest(content: LayoutContent(texts: ["nope": "x"])), look: base, outputLayout: nil, now: 1)
-        guard case .failure = result else {
+        guard case .failure(let error) = result else {
             Issue.record("accepted")
             return
         }
+        #expect(error.message == "\"content\": no label node \"nope\" in the layout (its label nodes: \"status\")")
         #expect(screen.content == before.content && screen.session.look == before.session.look && !screen.needsDraw)
     }
 
@@ -97,4 +99,106 @@ import Testing
         #expect(screen.handOver.deadline == nil)
         #expect(screen.goingDown?.refusal("hide").message == "hide refused: the system is going down (reboot) and the skeleton stays until the power is off")
     }
+
+    // MARK: commands as they come, with the world they look up
+
+    static let bye = ShutdownTests.layout("bye", background: "#203040")
+
+    /// The layouts `names`, as read; any other name is refused as the store refuses it.
+    func world(_ layouts: [String: String] = [:], shutdown: String = #"{"layout": "bye", "messages": {"reboot": "Bis gleich"}}"#,
+               deactivated: Bool = false, console: Result<[UInt8], ConsoleWait.Unwaitable> = .failure(ConsoleWait.Unwaitable("it is in graphics mode"))) throws -> CommandWorld {
+        var loaded: [String: Layout] = [:]
+        for (name, text) in layouts.merging(["bye": Self.bye], uniquingKeysWith: { a, _ in a }) {
+            guard case .success(let layout) = LayoutLoader.load(text: Array(text.utf8), file: "\(name).json") else { throw HarnessError(name) }
+            loaded[name] = layout
+        }
+        guard case .success(let settings) = Settings.parse(Array(#"{"shutdown": \#(shutdown)}"#.utf8), file: "s.json") else { throw HarnessError("settings") }
+        return CommandWorld(layout: { name in
+                                loaded[name].map { .success((name: name, layout: $0)) } ?? .failure(ProtocolError(.unknownLayout, "no layout named \"\(name)\""))
+                            },
+                            startLayout: nil, shutdown: settings.shutdown, deactivated: deactivated, consoleToWaitOn: { console })
+    }
+
+    @Test func theWayDownShowsItsLayoutWithTheModesMessageTakesADeactivatedDisplayBackAndHoldsIt() throws {
+        var screen = Screen()
+        _ = screen.show(try look(), delay: 0, transition: .none, now: 0)
+        let world = try world(deactivated: true)
+        let (answer, effects) = screen.perform(.shutdown(ShutdownRequest(mode: .reboot)), in: world, now: 1)
+        #expect(answer.fields == ["shutdown": true, "mode": "reboot", "layout": "bye", "state": "showing"])
+        // Spared by the last killing spree, the display the app was lent taken back, then drawn.
+        #expect(Array(withoutLog(effects).prefix(4)) == [.spareFromShutdownKill, .reactivateDisplay, .takeBackWhenFree, .reacquireDisplay])
+        #expect(screen.session.lookInForce?.layoutName == "bye")
+        #expect(screen.session.lookInForce?.content.texts["status"] == "Bis gleich")
+        #expect(effects.contains(.log(.notice, "going down (reboot): showing bye, \"Bis gleich\", until the power is off")))
+        for command in [Command.hide(HideRequest()), .deactivate] {
+            let (refused, none) = screen.perform(command, in: world, now: 2)
+            #expect(refused.error?.code == .goingDown && none.isEmpty, "\(command)")
+        }
+        #expect(screen.session.state == .showing)
+    }
+
+    @Test func aShutdownLayoutThatCannotBeLoadedGivesWayToTheBuiltInOne() throws {
+        var screen = Screen()
+        let (answer, effects) = screen.perform(.shutdown(ShutdownRequest(mode: .poweroff)), in: try world(shutdown: #"{"layout": "gone"}"#), now: 0)
+        #expect(answer.fields?["layout"] == .string(LayoutStore.builtin.name))
+        #expect(effects.contains(.log(.error, "shutdown layout \"gone\": no layout named \"gone\"; showing the built-in default layout instead")))
+        #expect(screen.session.state == .showing && screen.session.lookInForce?.layoutName == LayoutStore.builtin.name)
+    }
+
+    @Test func aShutdownDuringAHideDissolveStillEndsOnTheShutdownLayout() throws {
+        var screen = Screen()
+        _ = screen.show(try look(), delay: 0, transition: .none, now: 0)
+        _ = screen.perform(.hide(HideRequest(transition: .crossDissolve(duration: 1))), in: try world(), now: 1)
+        _ = screen.advance(to: 1.5)
+        #expect(screen.session.state == .hiding)
+        _ = screen.perform(.shutdown(ShutdownRequest(mode: .poweroff)), in: try world(), now: 1.5)
+        let later = screen.advance(to: 3)
+        #expect(!later.contains(.closeDisplay), "the hide's end does not take the shutdown layout away")
+        #expect(screen.session.state == .showing && screen.session.lookInForce?.layoutName == "bye")
+        #expect(screen.session.lookInForce?.content.texts["status"] == "Powering off")
+    }
+
+    @Test func withoutAShutdownLayoutTheSkeletonGoesAndNothingIsRefused() throws {
+        var screen = Screen()
+        _ = screen.show(try look(), delay: 0, transition: .none, now: 0)
+        let world = try world(shutdown: #"{"layout": null}"#)
+        let (answer, effects) = screen.perform(.shutdown(ShutdownRequest(mode: .halt)), in: world, now: 1)
+        #expect(answer.fields == ["shutdown": false, "mode": "halt"])
+        #expect(effects.first == .log(.notice, "going down (halt): no shutdown layout (settings: shutdown.layout is null); the console shows"))
+        #expect(effects.contains(.closeDisplay))
+        #expect(screen.session.state == .idle && screen.goingDown == nil)
+        #expect(screen.perform(.show(ShowRequest()), in: world, now: 2).0.fields?["shown"] == true, "not going down: commands are not refused")
+    }
+
+    @Test func aRequestForAnOutputWithoutALayoutOrWithAnUnknownOneIsRefusedAndChangesNothing() throws {
+        var screen = Screen()
+        let world = try world(["logo": TransitionEndTests.still("logo", x: 120)])
+        _ = screen.show(try look(), delay: 0, transition: .none, now: 0)
+        _ = screen.perform(.update(UpdateRequest(layout: "logo", output: "DP-2")), in: world, now: 1)
+        _ = screen.advance(to: 3)
+        screen.needsDraw = false
+        let before = screen.content
+        let (noLayout, none) = screen.perform(.update(UpdateRequest(output: "DP-2")), in: world, now: 4)
+        #expect(noLayout.error?.message == "an output is named only with the layout it is to show" && none.isEmpty)
+        let (unknown, _) = screen.perform(.show(ShowRequest(layout: "nope", output: "DP-2")), in: world, now: 4)
+        #expect(unknown.error?.message == "no layout named \"nope\"")
+        #expect(screen.content == before && !screen.needsDraw)
+        // Named with its layout: the reply names the output, for the daemon to say whether it is connected.
+        let (named, _) = screen.perform(.show(ShowRequest(layout: "logo", output: "DP-1")), in: world, now: 5)
+        #expect(named.output == "DP-1" && named.fields?["layout"] == "logo" && named.fields?["updated"] == true)
+    }
+
+    @Test func aHideWaitsForTheConsoleOnlyWhenItCanBeRead() throws {
+        var screen = Screen()
+        _ = screen.show(try look(), delay: 0, transition: .none, now: 0)
+        let waiting = try world(console: .success(Array("login: ".utf8)))
+        let (asked, _) = screen.perform(.hide(HideRequest(afterConsole: true)), in: waiting, now: 1)
+        #expect(asked.fields == ["state": "showing", "waitingForConsole": true])
+        #expect(screen.consoleWait != nil)
+        _ = screen.perform(.show(ShowRequest()), in: waiting, now: 2)
+        let (hidden, effects) = screen.perform(.hide(HideRequest(transition: TransitionSpec.none, afterConsole: true)), in: try world(), now: 3)
+        #expect(hidden.fields == ["state": "idle", "hidden": true])
+        #expect(effects.first == .log(.info, "hide: not waiting for the console: it is in graphics mode"))
+    }
 }
+

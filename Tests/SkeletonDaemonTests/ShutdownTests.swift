@@ -102,17 +102,6 @@ import Testing
         #expect(reply?["shown"] == false && reply?["problem"] != nil, "\(String(describing: reply))")
     }
 
-    @Test func aRebootSaysItsOwnMessageAndADeactivatedDisplayIsTakenBack() throws {
-        let d = try SteppedDaemon(layouts: Self.layouts, start: "up", settings: Self.settings)
-        d.step(to: 101)
-        let c = try d.connect()
-        #expect(d.request(c, #"{"command": "deactivate"}"#)?["ok"] == true)
-        #expect(d.request(c, #"{"command": "shutdown", "mode": "reboot"}"#)?["ok"] == true)
-        d.step(to: 102)
-        #expect(!d.daemon.host.deactivated)
-        let restarting = try expected(d, "bye", message: "Bis gleich")
-        #expect(d.screen.pixels.elementsEqual(restarting), "the screen is not the shutdown layout saying Bis gleich")
-    }
 
     @Test func aDisplayAnAppStillHoldsIsTakenBackAsSoonAsItIsFree() throws {
         let d = try SteppedDaemon(layouts: Self.layouts, start: "up", heads: ["HDMI-A-1"], settings: Self.settings)
@@ -139,32 +128,7 @@ import Testing
         #expect(d.logContains("took the display back"))
     }
 
-    @Test func aShutdownDuringAHideDissolveStillEndsOnTheShutdownLayout() throws {
-        let d = try SteppedDaemon(layouts: Self.layouts, start: "up", settings: Self.settings)
-        d.step(to: 101)
-        let c = try d.connect()
-        #expect(d.request(c, #"{"command": "hide", "transition": {"kind": "crossDissolve", "duration": 1}}"#)?["ok"] == true)
-        d.step(to: 101.5)
-        #expect(d.daemon.screen.session.state == .hiding)
-        #expect(d.request(c, #"{"command": "shutdown", "mode": "poweroff"}"#)?["ok"] == true)
-        d.step(to: 103)
-        #expect(d.daemon.screen.session.state == .showing)
-        #expect(d.screen.pixels.elementsEqual(try expected(d, "bye", message: "Powering off")), "the screen is not the shutdown layout")
-    }
 
-    @Test func withoutAShutdownLayoutTheConsoleShows() throws {
-        let d = try SteppedDaemon(layouts: Self.layouts, start: "up", settings: #"{"shutdown": {"layout": null}}"#)
-        d.step(to: 101)
-        let c = try d.connect()
-        #expect(d.daemon.screen.session.state == .showing)
-        let reply = d.request(c, #"{"command": "shutdown", "mode": "halt"}"#)
-        #expect(reply?["ok"] == true && reply?["shutdown"] == false)
-        d.step(to: 101.1)
-        #expect(d.daemon.screen.session.state == .idle, "the skeleton is still shown")
-        #expect(d.request(c, #"{"command": "show"}"#)?["ok"] == true, "not going down: commands are not refused")
-        d.daemon.handleSignal(SIGTERM)
-        #expect(!d.daemon.loop.running)
-    }
 
     @Test func theSettingsAndTheRequest() throws {
         guard case .success(let s) = Settings.parse(Array(Self.settings.utf8), file: "s.json") else { Issue.record("rejected"); return }

@@ -126,4 +126,12 @@ struct PresentationOptionsTests {
         }
         #expect(try PresentationOptions.parse(["--pause", "600"]).pause == 600)
     }
+
+    /// An output is named as the kernel names connectors: nothing that could be a path.
+    @Test func anOutputNameThatIsNotAConnectorNameIsRefused() {
+        let words = "bad output name \"DP 2/..\": a connector name such as \"HDMI-A-1\" (letters, digits and '-', at most 32)"
+        #expect(requestRefusal(#"{"command": "show", "layout": "logo", "output": "DP 2/.."}"#)?.contains(words) == true)
+        #expect(requestRefusal(#"{"command": "update", "layout": "logo", "output": "DP 2/.."}"#)?.contains(words) == true)
+        #expect(requestRefusal(#"{"command": "show", "layout": "logo", "output": "DP-2"}"#) == nil)
+    }
 }

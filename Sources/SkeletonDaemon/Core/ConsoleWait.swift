@@ -13,6 +13,12 @@ struct ConsoleWait: Equatable {
     /// When the console is looked at next.
     private(set) var nextLook: Double
 
+    /// Why a hide cannot wait for the console (in graphics mode, or unreadable).
+    struct Unwaitable: Error, Equatable {
+        let reason: String
+        init(_ reason: String) { self.reason = reason }
+    }
+
     /// How often the console is looked at: a frame's time at 20 fps.
     static let lookInterval = 0.05
 

@@ -10,6 +10,16 @@ enum ScreenEffect: Equatable, Sendable {
     case releaseDisplay(retainingPicture: Bool)
     /// Let the display go and close it: the console shows.
     case closeDisplay
+    /// `deactivate`: the display is let go with the frame left on it, and stays so, whatever
+    /// shows, until `reactivate`.
+    case deactivateDisplay
+    /// `reactivate` (or the way down): shows and updates may take the display back again.
+    case reactivateDisplay
+    /// The way down: a display an app still holds is taken back the moment it lets go.
+    case takeBackWhenFree
+    /// The way down: argv[0] gets its '@', so that systemd-shutdown's last killing spree spares
+    /// the daemon and its frame stays until the power is off.
+    case spareFromShutdownKill
     /// A hide's fade ends on the console: its picture is made ready beneath.
     case fadeToConsole
     /// Write (true) or remove (false) the hidden mark's file, before the command is answered.

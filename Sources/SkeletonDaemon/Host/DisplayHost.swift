@@ -445,20 +445,15 @@ final class DisplayHost {
     }
 
     /// `deactivate` (a display server is about to open the card): the display is let go with the
-    /// frame left on it, and nothing takes it back until `reactivate`. False when it was already.
-    func deactivate() -> Bool {
-        guard !deactivated else { return false }
+    /// frame left on it, and nothing takes it back until `reactivate`.
+    func deactivate() {
+        guard !deactivated else { return }
         deactivated = true
         release(retainingPicture: true)
-        return true
     }
 
-    /// `reactivate`: shows and updates may take the display back again. False when it was not deactivated.
-    func reactivate() -> Bool {
-        guard deactivated else { return false }
-        deactivated = false
-        return true
-    }
+    /// `reactivate`: shows and updates may take the display back again.
+    func reactivate() { deactivated = false }
 
     /// Before a show or update: a display handed over, lost or closed is taken back (not while
     /// deactivated).

@@ -10,15 +10,10 @@ struct TextConsole {
     /// For a hide that would wait for it: the console's cells now, or why not to wait (for the
     /// journal): in graphics mode a getty's start (`TTYReset=`) would switch it to text, and the
     /// framebuffer console would force its own mode over the skeleton.
-    var cellsToWaitOn: Result<[UInt8], Unwaitable> {
-        if isGraphics { return .failure(Unwaitable("it is in graphics mode")) }
-        guard let cells else { return .failure(Unwaitable("\(screenPath) cannot be read")) }
+    var cellsToWaitOn: Result<[UInt8], ConsoleWait.Unwaitable> {
+        if isGraphics { return .failure(ConsoleWait.Unwaitable("it is in graphics mode")) }
+        guard let cells else { return .failure(ConsoleWait.Unwaitable("\(screenPath) cannot be read")) }
         return .success(cells)
-    }
-
-    struct Unwaitable: Error {
-        let reason: String
-        init(_ reason: String) { self.reason = reason }
     }
 
     /// Its screen, one byte a cell; nil when it cannot be read.

@@ -97,126 +97,34 @@ extension Daemon {
             return reply(["quitting": true])
         case .newRoot(let root):
             return Performed(reply: newRootReply(root, id: id, uid: uid))
-        case .shutdown(let shutdown):
-            return performShutdown(shutdown, id: id)
-        case .deactivate:
-            if let goingDown = screen.goingDown { return refuse(goingDown.refusal("deactivate")) }
-            if host.deactivate() { carryOut(screen.deactivated(now: now)) }
-            return reply(["deactivated": true])
-        case .reactivate:
-            carryOut(screen.reactivated(wasDeactivated: host.reactivate()))
-            return reply(["deactivated": false])
-        case .show(let show):
-            var named: OutputLayouts.Assigned?
-            if let output = show.output {
-                switch assignedLayout(show.layout) {
-                case .success(let a): named = a
-                case .failure(let e): return refuse(e)
-                }
-                logger.info("show: \(output) shows \(named?.name ?? "")")
-            }
-            let look: SkeletonLook
-            switch lookFor(layout: show.output == nil ? show.layout : nil, overrides: show.overrides, reset: show.reset) {
-            case .success(let l): look = l
-            case .failure(let e): return refuse(e)
-            }
-            if let output = show.output, let named { screen.assign(named, to: output, transition: show.transition, now: now) }
-            let outcome = performShow(look, delay: show.delay, transition: show.transition ?? look.presentation.transition, now: now)
-            var fields: [String: JSONValue] = ["state": .string(screen.session.state.rawValue), "layout": .string(look.layoutName)]
-            fields[outcome == .updated ? "updated" : outcome.rawValue] = true
-            if let output = show.output, let named { addOutput(output, named, to: &fields) }
-            return Performed(reply: .ok(id: id, fields), awaiting: show.wait && outcome != .updated ? .showing : nil)
-        case .update(let update):
-            switch screen.updateWhileHidden(update) {
-            case .success?: return reply(["updated": true, "state": .string(screen.session.state.rawValue)])
-            case .failure(let e)?: return refuse(e)
-            case nil: break
-            }
-            var named: OutputLayouts.Assigned?
-            if update.output != nil {
-                switch assignedLayout(update.layout) {
-                case .success(let a): named = a
-                case .failure(let e): return refuse(e)
-                }
-            }
-            let loaded: SkeletonLook
-            switch lookFor(layout: update.output == nil ? update.layout : nil, overrides: update.overrides, reset: update.reset) {
-            case .success(let l): loaded = l
-            case .failure(let e): return refuse(e)
-            }
-            let look: SkeletonLook
-            switch screen.update(update, look: loaded, outputLayout: named, now: now) {
-            case .success(let updated):
-                look = updated.look
-                carryOut(updated.effects)
-            case .failure(let e): return refuse(e)
-            }
-            var fields: [String: JSONValue] = ["updated": true, "state": .string(screen.session.state.rawValue), "layout": .string(look.layoutName)]
-            if let output = update.output, let named { addOutput(output, named, to: &fields) }
-            return reply(fields)
-        case .hide(let hide):
-            if let goingDown = screen.goingDown { return refuse(goingDown.refusal("hide")) }
-            let transition = hide.transition ?? screen.session.lookInForce?.presentation.transition ?? .default
-            if hide.afterConsole, !hide.retain, screen.session.state == .showing {
-                switch host.console.cellsToWaitOn {
-                case .failure(let unwaitable):
-                    logger.info("hide: not waiting for the console: \(unwaitable.reason)")
-                case .success(let cells):
-                    carryOut(screen.hideAfterConsole(transition: transition, limit: HideRequest.consoleWaitSeconds, shownAtHide: cells, now: now))
-                    return reply(["state": .string(screen.session.state.rawValue), "waitingForConsole": true])
-                }
-            }
-            let outcome = performHide(transition: transition, retain: hide.retain, now: now)
-            return Performed(reply: .ok(id: id, ["state": .string(screen.session.state.rawValue), outcome.rawValue: true]),
-                             awaiting: hide.wait && outcome == .hiding ? .idle : nil)
+        case .show, .update, .hide, .deactivate, .reactivate, .shutdown:
+            return performOnScreen(command, id: id, now: now)
         }
     }
 
-    private func addOutput(_ output: String, _ named: OutputLayouts.Assigned, to fields: inout [String: JSONValue]) {
-        fields["output"] = .string(output)
-        fields["layout"] = .string(named.name)
-        fields["connected"] = .bool(host.compositors.contains { $0.output.name == output })
-    }
-
-    /// A show, whoever asks (the control socket, Plymouth's clients).
-    func performShow(_ look: SkeletonLook, delay: Double, transition: TransitionSpec, now: Double) -> Session.ShowOutcome {
-        let (outcome, effects) = screen.show(look, delay: delay, transition: transition, now: now)
+    /// A command that changes what the screen shows: the value's transition, its effects carried
+    /// out, then the answer (whether a named output's monitor is connected is the display's to say).
+    private func performOnScreen(_ command: Command, id: JSONValue?, now: Double) -> Performed {
+        let (answer, effects) = screen.perform(command, in: commandWorld, now: now)
         carryOut(effects)
-        return outcome
-    }
-
-    /// A hide, whoever asks: the display is let go (or handed over with the frame retained)
-    /// once the skeleton has gone.
-    func performHide(transition: TransitionSpec, retain: Bool, now: Double) -> Session.HideOutcome {
-        let (outcome, effects) = screen.hide(transition: transition, retain: retain, now: now)
-        carryOut(effects)
-        return outcome
-    }
-
-    /// The look a show or update asks for: a named layout, or the one in force, as the screen's
-    /// content makes it (`ScreenContent.look`).
-    func lookFor(layout: String?, overrides: PresentationOverrides, reset: Bool) -> Result<SkeletonLook, ProtocolError> {
-        let base: SkeletonLook
-        if let name = layout {
-            switch store.load(name) {
-            case .success(let l): base = SkeletonLook(layoutName: l.name, layout: l.layout)
-            case .failure(let e): return .failure(e)
+        switch answer.result {
+        case .success(var fields):
+            if let output = answer.output {
+                fields["output"] = .string(output)
+                fields["connected"] = .bool(host.compositors.contains { $0.output.name == output })
             }
-        } else if let current = screen.session.lookInForce {
-            base = current
-        } else {
-            switch store.load(settings.startLayout ?? "default") {
-            case .success(let l): base = SkeletonLook(layoutName: l.name, layout: l.layout)
-            case .failure: base = SkeletonLook(layoutName: LayoutStore.builtin.name, layout: LayoutStore.builtin.layout)
-            }
+            return Performed(reply: .ok(id: id, fields), awaiting: answer.awaiting)
+        case .failure(let error):
+            return Performed(reply: .error(id: id, error))
         }
-        return .success(screen.content.look(base, adding: overrides, reset: reset))
     }
 
-    /// The layout a request names for one output.
-    func assignedLayout(_ name: String?) -> Result<OutputLayouts.Assigned, ProtocolError> {
-        guard let name else { return .failure(ProtocolError(.badRequest, "an output is named only with the layout it is to show")) }
-        return store.load(name).map { OutputLayouts.Assigned(name: $0.name, layout: $0.layout) }
+    /// What the screen's commands look up: the layouts read, the settings, the display's hand-over
+    /// to an app, the text console.
+    private var commandWorld: CommandWorld {
+        let console = host.console
+        return CommandWorld(layout: store.load, startLayout: settings.startLayout, shutdown: settings.shutdown,
+                            deactivated: host.deactivated, consoleToWaitOn: { console.cellsToWaitOn })
     }
 
     /// The settings' `display.layouts`, loaded; one that cannot be loaded is reported and its

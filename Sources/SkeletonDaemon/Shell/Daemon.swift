@@ -396,6 +396,10 @@ public final class Daemon {
             case .reacquireDisplay: if host.reacquire() { screen.needsDraw = true }
             case .releaseDisplay(let retaining): host.release(retainingPicture: retaining)
             case .closeDisplay: host.close()
+            case .deactivateDisplay: host.deactivate()
+            case .reactivateDisplay: host.reactivate()
+            case .takeBackWhenFree: host.takeBackWhenFree()
+            case .spareFromShutdownKill: InitramfsStart.markArgumentZero()
             case .fadeToConsole: host.fadeToConsole()
             case .writeHiddenMark(let hidden): writeHiddenMark(hidden)
             case .replyPlymouth(let ticket, let reply): inlets.plymouth?.fulfil(ticket, with: reply)

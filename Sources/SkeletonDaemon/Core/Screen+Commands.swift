@@ -24,26 +24,21 @@ extension Screen {
     }
 
     private mutating func perform(_ show: ShowRequest, in world: CommandWorld, now: Double) -> (CommandAnswer, [ScreenEffect]) {
+        let asked: (look: SkeletonLook, own: OutputLayouts.Assigned?)
+        switch requested(layout: show.layout, output: show.output, overrides: show.overrides, reset: show.reset, in: world) {
+        case .success(let r): asked = r
+        case .failure(let error): return (CommandAnswer(refusing: error), [])
+        }
         var effects: [ScreenEffect] = []
-        var named: OutputLayouts.Assigned?
-        if let output = show.output {
-            switch Self.assigned(show.layout, in: world) {
-            case .success(let assigned): named = assigned
-            case .failure(let error): return (CommandAnswer(refusing: error), [])
-            }
-            effects.append(.log(.info, "show: \(output) shows \(named?.name ?? "")"))
+        if let output = show.output, let own = asked.own {
+            effects.append(.log(.info, "show: \(output) shows \(own.name)"))
+            assign(own, to: output, transition: show.transition, now: now)
         }
-        let look: SkeletonLook
-        switch requestedLook(layout: show.output == nil ? show.layout : nil, overrides: show.overrides, reset: show.reset, in: world) {
-        case .success(let l): look = l
-        case .failure(let error): return (CommandAnswer(refusing: error), effects)
-        }
-        if let output = show.output, let named { assign(named, to: output, transition: show.transition, now: now) }
-        let (outcome, shown) = self.show(look, delay: show.delay, transition: show.transition ?? look.presentation.transition, now: now)
+        let (outcome, shown) = self.show(asked.look, delay: show.delay, transition: show.transition ?? asked.look.presentation.transition, now: now)
         effects += shown
-        var fields: [String: JSONValue] = ["state": .string(session.state.rawValue), "layout": .string(named?.name ?? look.layoutName)]
+        var fields: [String: JSONValue] = ["state": .string(session.state.rawValue), "layout": .string(asked.own?.name ?? asked.look.layoutName)]
         fields[outcome == .updated ? "updated" : outcome.rawValue] = true
-        return (CommandAnswer(fields, awaiting: show.wait && outcome != .updated ? .showing : nil, output: named == nil ? nil : show.output),
+        return (CommandAnswer(fields, awaiting: show.wait && outcome != .updated ? .showing : nil, output: asked.own == nil ? nil : show.output),
                 effects)
     }
 
@@ -53,23 +48,16 @@ extension Screen {
         case .failure(let error)?: return (CommandAnswer(refusing: error), [])
         case nil: break
         }
-        var named: OutputLayouts.Assigned?
-        if request.output != nil {
-            switch Self.assigned(request.layout, in: world) {
-            case .success(let assigned): named = assigned
-            case .failure(let error): return (CommandAnswer(refusing: error), [])
-            }
-        }
-        let loaded: SkeletonLook
-        switch requestedLook(layout: request.output == nil ? request.layout : nil, overrides: request.overrides, reset: request.reset, in: world) {
-        case .success(let l): loaded = l
+        let asked: (look: SkeletonLook, own: OutputLayouts.Assigned?)
+        switch requested(layout: request.layout, output: request.output, overrides: request.overrides, reset: request.reset, in: world) {
+        case .success(let r): asked = r
         case .failure(let error): return (CommandAnswer(refusing: error), [])
         }
-        switch update(request, look: loaded, outputLayout: named, now: now) {
+        switch update(request, look: asked.look, outputLayout: asked.own, now: now) {
         case .success(let updated):
             let fields: [String: JSONValue] = ["updated": true, "state": .string(session.state.rawValue),
-                                               "layout": .string(named?.name ?? updated.look.layoutName)]
-            return (CommandAnswer(fields, output: named == nil ? nil : request.output), updated.effects)
+                                               "layout": .string(asked.own?.name ?? updated.look.layoutName)]
+            return (CommandAnswer(fields, output: asked.own == nil ? nil : request.output), updated.effects)
         case .failure(let error):
             return (CommandAnswer(refusing: error), [])
         }
@@ -130,11 +118,22 @@ extension Screen {
                                "state": .string(session.state.rawValue)], awaiting: awaitsFrame ? .showing : nil), effects)
     }
 
-    /// The look a show or update asks for: a named layout, or the one in force (while nothing is
-    /// in force: the start layout, else the built-in one), as the screen's content makes it.
-    private func requestedLook(layout: String?, overrides: PresentationOverrides, reset: Bool, in world: CommandWorld) -> Result<SkeletonLook, ProtocolError> {
+    /// What a show or update asks for: the look (a named layout, or the one in force; while
+    /// nothing is in force, the start layout, else the built-in one) as the screen's content makes
+    /// it, and, when it names an output, the layout that output alone is to show (the look is then
+    /// the one in force).
+    private func requested(layout: String?, output: String?, overrides: PresentationOverrides, reset: Bool,
+                           in world: CommandWorld) -> Result<(look: SkeletonLook, own: OutputLayouts.Assigned?), ProtocolError> {
+        var own: OutputLayouts.Assigned?
+        if output != nil {
+            guard let layout else { return .failure(ProtocolError(.badRequest, "an output is named only with the layout it is to show")) }
+            switch world.layout(layout) {
+            case .success(let l): own = OutputLayouts.Assigned(name: l.name, layout: l.layout)
+            case .failure(let e): return .failure(e)
+            }
+        }
         let base: SkeletonLook
-        if let name = layout {
+        if let name = own == nil ? layout : nil {
             switch world.layout(name) {
             case .success(let l): base = SkeletonLook(layoutName: l.name, layout: l.layout)
             case .failure(let e): return .failure(e)
@@ -147,12 +146,6 @@ extension Screen {
             case .failure: base = SkeletonLook(layoutName: LayoutStore.builtin.name, layout: LayoutStore.builtin.layout)
             }
         }
-        return .success(content.look(base, adding: overrides, reset: reset))
-    }
-
-    /// The layout a request names for one output.
-    private static func assigned(_ name: String?, in world: CommandWorld) -> Result<OutputLayouts.Assigned, ProtocolError> {
-        guard let name else { return .failure(ProtocolError(.badRequest, "an output is named only with the layout it is to show")) }
-        return world.layout(name).map { OutputLayouts.Assigned(name: $0.name, layout: $0.layout) }
+        return .success((content.look(base, adding: overrides, reset: reset), own))
     }
 }

@@ -104,19 +104,11 @@ import Testing
 
     static let bye = ShutdownTests.layout("bye", background: "#203040")
 
-    /// The layouts `names`, as read; any other name is refused as the store refuses it.
+    /// The test's world: `layouts` and the shutdown layout "bye", the settings' `shutdown` object.
     func world(_ layouts: [String: String] = [:], shutdown: String = #"{"layout": "bye", "messages": {"reboot": "Bis gleich"}}"#,
                deactivated: Bool = false, console: Result<[UInt8], ConsoleWait.Unwaitable> = .failure(ConsoleWait.Unwaitable("it is in graphics mode"))) throws -> CommandWorld {
-        var loaded: [String: Layout] = [:]
-        for (name, text) in layouts.merging(["bye": Self.bye], uniquingKeysWith: { a, _ in a }) {
-            guard case .success(let layout) = LayoutLoader.load(text: Array(text.utf8), file: "\(name).json") else { throw HarnessError(name) }
-            loaded[name] = layout
-        }
         guard case .success(let settings) = Settings.parse(Array(#"{"shutdown": \#(shutdown)}"#.utf8), file: "s.json") else { throw HarnessError("settings") }
-        return CommandWorld(layout: { name in
-                                loaded[name].map { .success((name: name, layout: $0)) } ?? .failure(ProtocolError(.unknownLayout, "no layout named \"\(name)\""))
-                            },
-                            startLayout: nil, shutdown: settings.shutdown, deactivated: deactivated, consoleToWaitOn: { console })
+        return try .reading(layouts.merging(["bye": Self.bye]) { a, _ in a }, shutdown: settings.shutdown, deactivated: deactivated, console: console)
     }
 
     @Test func theWayDownShowsItsLayoutWithTheModesMessageTakesADeactivatedDisplayBackAndHoldsIt() throws {

@@ -12,19 +12,14 @@ import SkeletonSettings
 final class ScreenOnOutputs {
     private(set) var screen = Screen()
     let size: Size
-    private let layouts: [String: Layout]
+    let world: CommandWorld
     private let outputs: [(name: String, display: MemoryDisplay, compositor: OutputCompositor)]
 
     /// `layouts` by name (their JSON texts); `start` shown at `now` as the daemon's start shows
     /// it; `outputLayouts` as the settings' `display.layouts`.
     init(layouts texts: [String: String], start: String?, outputs names: [String] = ["memory"],
          outputLayouts: [String: String] = [:], size: Size = Size(width: 200, height: 100), now: Double = 100) throws {
-        var layouts: [String: Layout] = [:]
-        for (name, text) in texts {
-            guard case .success(let layout) = LayoutLoader.load(text: Array(text.utf8), file: "\(name).json") else { throw HarnessError(name) }
-            layouts[name] = layout
-        }
-        self.layouts = layouts
+        world = try CommandWorld.reading(texts)
         self.size = size
         outputs = names.map { name in
             let display = MemoryDisplay(size: size)
@@ -33,16 +28,6 @@ final class ScreenOnOutputs {
         screen.applySettingsLayouts(try outputLayouts.mapValues { OutputLayouts.Assigned(name: $0, layout: try layout($0)) }, now: now)
         if let start { _ = screen.showAtStart(SkeletonLook(layoutName: start, layout: try layout(start)), now: now) }
         draw(at: now)
-    }
-
-    var world: CommandWorld {
-        let layouts = self.layouts
-        return CommandWorld(layout: { name in
-                                layouts[name].map { .success((name: name, layout: $0)) }
-                                    ?? .failure(ProtocolError(.unknownLayout, "no layout named \"\(name)\""))
-                            },
-                            startLayout: nil, shutdown: ShutdownSettings(), deactivated: false,
-                            consoleToWaitOn: { .failure(ConsoleWait.Unwaitable("none here")) })
     }
 
     @discardableResult
@@ -78,10 +63,7 @@ final class ScreenOnOutputs {
         return image.pixels
     }
 
-    private func layout(_ name: String) throws -> Layout {
-        guard let layout = layouts[name] else { throw HarnessError("no layout \(name)") }
-        return layout
-    }
+    private func layout(_ name: String) throws -> Layout { try world.layout(name).get().layout }
 
     /// The effects that change what an output in memory shows: a hide's fade ends on what lies
     /// beneath (black), which shows once the display is let go.
@@ -93,5 +75,23 @@ final class ScreenOnOutputs {
             default: break
             }
         }
+    }
+}
+
+extension CommandWorld {
+    /// The world of a test: the layouts `texts` (JSON by name; any other name is refused as the
+    /// store refuses it), the shutdown settings, whether the display is lent, and the console.
+    static func reading(_ texts: [String: String], shutdown: ShutdownSettings = ShutdownSettings(), deactivated: Bool = false,
+                        console: Result<[UInt8], ConsoleWait.Unwaitable> = .failure(ConsoleWait.Unwaitable("it is in graphics mode"))) throws -> CommandWorld {
+        var layouts: [String: Layout] = [:]
+        for (name, text) in texts {
+            guard case .success(let layout) = LayoutLoader.load(text: Array(text.utf8), file: "\(name).json") else { throw HarnessError(name) }
+            layouts[name] = layout
+        }
+        return CommandWorld(layout: { name in
+                                layouts[name].map { .success((name: name, layout: $0)) }
+                                    ?? .failure(ProtocolError(.unknownLayout, "no layout named \"\(name)\""))
+                            },
+                            startLayout: nil, shutdown: shutdown, deactivated: deactivated, consoleToWaitOn: { console })
     }
 }

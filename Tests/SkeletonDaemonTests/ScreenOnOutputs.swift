@@ -1,30 +1,53 @@
 @testable import SkeletonDaemon
 import SkeletonDisplay
 import SkeletonLayout
+import SkeletonPrompt
 import SkeletonProtocol
 import SkeletonRender
 import SkeletonSettings
 
 /// The core value on monitors in memory, with no daemon: commands go to `Screen.perform`, time
 /// to `Screen.advance`, and each output's `OutputCompositor` draws the frame the value says, when
-/// one is owed, as the daemon's draw does. For pixel checks of transitions against the offline
-/// renderer.
+/// one is owed, as the daemon's draw does, with the question on screen over it. The boot's
+/// questions come in as the daemon takes them (`askPlymouth`, `offer`) and are typed through a
+/// `PromptDesk` on keys given by hand; what the effects send out is kept in `sent`. For pixel
+/// checks against the offline renderer.
 final class ScreenOnOutputs {
     private(set) var screen = Screen()
     let size: Size
     let world: CommandWorld
     private let outputs: [(name: String, display: MemoryDisplay, compositor: OutputCompositor)]
+    /// The keyboards and what is typed, as the daemon's.
+    let desk: PromptDesk
+    let keys = HandKeys()
+    /// The display is open and not lent to an app: questions may be put on the skeleton.
+    private(set) var displayHeld = true
+    /// `deactivate` lent the display to an app, until `reactivate`.
+    private var lent = false
+    /// Plymouth's replies and the answers typed, in the order the effects sent them.
+    private(set) var sent: [Sent] = []
+    private(set) var log: [String] = []
+
+    enum Sent: Equatable {
+        case reply(PlymouthTicket, PlymouthReply)
+        /// What was typed, sent to the question's asker.
+        case answer(QuestionQueue.Asker, String)
+    }
 
     /// `layouts` by name (their JSON texts); `start` shown at `now` as the daemon's start shows
     /// it; `outputLayouts` as the settings' `display.layouts`.
+    /// `sprites`: the pictures and texts are made at once (nil: they show as skeletons).
     init(layouts texts: [String: String], start: String?, outputs names: [String] = ["memory"],
-         outputLayouts: [String: String] = [:], size: Size = Size(width: 200, height: 100), now: Double = 100) throws {
+         outputLayouts: [String: String] = [:], size: Size = Size(width: 200, height: 100), sprites: SpriteSource? = nil,
+         now: Double = 100) throws {
         world = try CommandWorld.reading(texts)
         self.size = size
         outputs = names.map { name in
             let display = MemoryDisplay(size: size)
-            return (name, display, OutputCompositor(output: display))
+            return (name, display, OutputCompositor(output: display, sprites: sprites))
         }
+        let keys = self.keys
+        desk = PromptDesk(openKeys: { keys })
         screen.applySettingsLayouts(try outputLayouts.mapValues { OutputLayouts.Assigned(name: $0, layout: try layout($0)) }, now: now)
         if let start { _ = screen.showAtStart(SkeletonLook(layoutName: start, layout: try layout(start)), now: now) }
         draw(at: now)
@@ -43,35 +66,105 @@ final class ScreenOnOutputs {
         carryOut(screen.advance(to: now))
         let frame = screen.session.frame(at: now)
         guard screen.needsDraw || frame?.isSteady == false || screen.outputsMove else { return }
+        let prompt = picture
         for output in outputs {
-            output.compositor.draw(frame.map { screen.frame($0, for: output.name, now: now) })
+            output.compositor.draw(frame.map {
+                var mapped = screen.frame($0, for: output.name, now: now)
+                mapped.prompt = prompt
+                return mapped
+            })
         }
         screen.needsDraw = false
     }
 
+    // MARK: Questions and keys
+
+    /// The question on screen as it shows, with what is typed.
+    var picture: PromptPicture? { desk.picture(of: screen.questions.current, notice: screen.questions.notice) }
+
+    /// A Plymouth client's password or question; the reply given at once, if any.
+    @discardableResult
+    func askPlymouth(_ prompt: Prompt, ticket: PlymouthTicket, now: Double) -> PlymouthReply? {
+        let (reply, effects) = screen.askPlymouth(prompt, ticket: ticket, displayHeld: displayHeld, keyboards: { desk.readKeys() }, now: now)
+        carryOut(effects)
+        return reply
+    }
+
+    @discardableResult
+    func watchKeystroke(_ keys: String?, ticket: PlymouthTicket, now: Double) -> PlymouthReply? {
+        let (reply, effects) = screen.watchKeystroke(keys, ticket: ticket, displayHeld: displayHeld, keyboards: { desk.readKeys() }, now: now)
+        carryOut(effects)
+        return reply
+    }
+
+    /// The password agent's open asks.
+    func offer(_ asks: [PasswordAsk], now: Double) {
+        carryOut(screen.offer(asks, displayHeld: displayHeld, keyboards: { desk.readKeys() }, now: now))
+    }
+
+    func change(_ change: (inout QuestionQueue) -> [QuestionQueue.Effect]) { carryOut(screen.changeQuestions(change)) }
+
+    func press(_ action: KeyAction, now: Double) { carryOut(desk.press(action, on: &screen, now: now)) }
+
+    func type(_ text: String, now: Double) {
+        for character in text {
+            let bytes = Array(String(character).utf8)
+            bytes.withUnsafeBytes { press(.character($0), now: now) }
+        }
+    }
+
+    /// The keyboards the desk reads changed to `count` (one unplugged, or plugged in).
+    func keyboardsChanged(to count: Int, now: Double) {
+        keys.count = count
+        change { $0.keyboardsChanged(count, now: now) }
+    }
+
     /// What `output` (the first when nil) shows.
-    func pixels(of output: String? = nil) -> [UInt32] {
-        (outputs.first { output == nil || $0.name == output } ?? outputs[0]).display.buffer.pixels
+    func pixels(of output: String? = nil) -> [UInt32] { buffer(of: output).pixels }
+
+    func buffer(of output: String? = nil) -> PixelBuffer {
+        (outputs.first { output == nil || $0.name == output } ?? outputs[0]).display.buffer
     }
 
     func pixel(_ x: Int, _ y: Int, of output: String? = nil) -> UInt32 { pixels(of: output)[y * size.width + x] & 0xFF_FFFF }
 
     /// The offline renderer's picture of layout `name`.
     func render(_ name: String, overrides: PresentationOverrides = PresentationOverrides(), at time: Double = 0) throws -> [UInt32] {
-        let image = PixelBuffer(size: size)
-        FrameRenderer(layout: try layout(name), outputSize: size, overrides: overrides).renderFull(at: time, into: image.canvas)
-        return image.pixels
+        try image(name, overrides: overrides, at: time).pixels
     }
 
-    private func layout(_ name: String) throws -> Layout { try world.layout(name).get().layout }
+    func image(_ name: String, overrides: PresentationOverrides = PresentationOverrides(), at time: Double = 0) throws -> PixelBuffer {
+        let image = PixelBuffer(size: size)
+        FrameRenderer(layout: try layout(name), outputSize: size, overrides: overrides).renderFull(at: time, into: image.canvas)
+        return image
+    }
 
-    /// The effects that change what an output in memory shows: a hide's fade ends on what lies
-    /// beneath (black), which shows once the display is let go.
+    func layout(_ name: String) throws -> Layout { try world.layout(name).get().layout }
+
+    /// The effects, carried out as the daemon does for outputs in memory: a hide's fade ends on
+    /// what lies beneath (black), which shows once the display is let go; the questions' replies
+    /// and answers are kept, what is typed wiped, the keyboards let go.
     private func carryOut(_ effects: [ScreenEffect]) {
         for effect in effects {
             switch effect {
             case .fadeToConsole: for output in outputs { output.compositor.clearBeneath() }
-            case .closeDisplay: for output in outputs { output.compositor.draw(nil) }
+            case .closeDisplay:
+                displayHeld = false
+                for output in outputs { output.compositor.draw(nil) }
+            case .releaseDisplay: displayHeld = false
+            case .deactivateDisplay:
+                lent = true
+                displayHeld = false
+            case .reactivateDisplay: lent = false
+            case .reacquireDisplay: displayHeld = !lent
+            case .replyPlymouth(let ticket, let reply): sent.append(.reply(ticket, reply))
+            case .sendAnswer(let question):
+                sent.append(.answer(question.asker, desk.entry.visibleText))
+                desk.entry.clear()
+            case .clearEntry: desk.entry.clear()
+            case .stopReadingKeys: desk.stopReading()
+            case .consoleForQuestions(let needed): carryOut(screen.consoleNeededForQuestions(needed))
+            case .log(_, let line): log.append(line)
             default: break
             }
         }

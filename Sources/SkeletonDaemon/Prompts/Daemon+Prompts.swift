@@ -37,40 +37,25 @@ extension Daemon {
         offerAgentQuestions()
     }
 
-    /// Whether a question can be put on screen now: the skeleton shows on a display that is
-    /// not handed over (`deactivate`: a display server has the card, and would hide it).
-    private var canAsk: Bool { screen.session.state == .showing && host.display != nil && !host.deactivated && screen.goingDown == nil }
+    /// The display is open and not handed over (`deactivate`: a display server has the card).
+    private var displayHeld: Bool { host.display != nil && !host.deactivated }
 
     /// The agent's open questions that the screen does not have yet, while the skeleton shows.
     func offerAgentQuestions() {
-        guard let agent = inlets.agent, canAsk else { return }
-        for ask in agent.asks where !screen.questions.open.contains(where: { $0.asker == .agent(ask) }) {
-            self.ask(QuestionQueue.Question(asker: .agent(ask), prompt: Prompt(kind: .password, message: ask.message, echo: ask.echo)))
-        }
+        guard let agent = inlets.agent else { return }
+        carryOut(screen.offer(agent.asks, displayHeld: displayHeld, keyboards: { prompts.readKeys() }, now: clock.now))
     }
 
     func askPlymouth(_ prompt: Prompt, ticket: PlymouthTicket) -> PlymouthReply? {
-        guard canAsk else {
-            logger.info("plymouth: \(prompt.kind == .question ? "a question" : "a password request") (\"\(prompt.message)\") while the skeleton does not show: no answer, the client asks on its own")
-            return .noAnswer
-        }
-        ask(QuestionQueue.Question(asker: .plymouth(ticket), prompt: prompt))
-        return nil
-    }
-
-    private func ask(_ question: QuestionQueue.Question) {
-        guard screen.questions.takes(question) else { return }
-        let keyboards = prompts.readKeys()
-        let now = clock.now
-        carryOut(screen.changeQuestions { $0.ask(question, keyboards: keyboards, now: now) })
+        let (reply, effects) = screen.askPlymouth(prompt, ticket: ticket, displayHeld: displayHeld, keyboards: { prompts.readKeys() }, now: clock.now)
+        carryOut(effects)
+        return reply
     }
 
     func watchKeystroke(_ keys: String?, ticket: PlymouthTicket) -> PlymouthReply? {
-        guard canAsk else { return .noAnswer }
-        let keyboards = prompts.readKeys()
-        let now = clock.now
-        carryOut(screen.changeQuestions { $0.watchKeystroke(ticket, keys: keys, keyboards: keyboards, now: now) })
-        return nil
+        let (reply, effects) = screen.watchKeystroke(keys, ticket: ticket, displayHeld: displayHeld, keyboards: { prompts.readKeys() }, now: clock.now)
+        carryOut(effects)
+        return reply
     }
 
     /// The agent's watch or a keyboard was ready; false when `fd` is neither.
@@ -90,30 +75,9 @@ extension Daemon {
         return true
     }
 
-    /// What a key means: for the question on screen, else for a keystroke watch. What is typed
-    /// goes into the desk's secret entry, never into `screen`.
+    /// A key, for the question on screen or a keystroke watch (`PromptDesk.press`).
     func press(_ action: KeyAction) {
-        let now = clock.now
-        guard screen.questions.current != nil else {
-            switch action {
-            case .character(let bytes):
-                let key = String(decoding: bytes, as: UTF8.self)
-                carryOut(screen.changeQuestions { $0.keystroke(key) })
-            case .enter: carryOut(screen.changeQuestions { $0.keystroke("\n") })
-            default: break
-            }
-            return
-        }
-        switch action {
-        case .character(let bytes):
-            let taken = prompts.entry.append(bytes)
-            carryOut(screen.changeQuestions { $0.typed(taken: taken) })
-        case .backspace:
-            prompts.entry.removeLast()
-            carryOut(screen.changeQuestions { $0.erased() })
-        case .enter: carryOut(screen.changeQuestions { $0.enter(now: now) })
-        case .escape: carryOut(screen.changeQuestions { $0.escape(now: now) })
-        }
+        carryOut(prompts.press(action, on: &screen, now: clock.now))
     }
 
     func promptsTick(now: Double) {

@@ -64,6 +64,30 @@ final class PromptDesk {
         return keys.count != had
     }
 
+    /// What a key means: for the question on screen (its text goes into `entry`, never into
+    /// `screen`), else for a keystroke watch.
+    func press(_ action: KeyAction, on screen: inout Screen, now: Double) -> [ScreenEffect] {
+        guard screen.questions.current != nil else {
+            switch action {
+            case .character(let bytes):
+                let key = String(decoding: bytes, as: UTF8.self)
+                return screen.changeQuestions { $0.keystroke(key) }
+            case .enter: return screen.changeQuestions { $0.keystroke("\n") }
+            default: return []
+            }
+        }
+        switch action {
+        case .character(let bytes):
+            let taken = entry.append(bytes)
+            return screen.changeQuestions { $0.typed(taken: taken) }
+        case .backspace:
+            entry.removeLast()
+            return screen.changeQuestions { $0.erased() }
+        case .enter: return screen.changeQuestions { $0.enter(now: now) }
+        case .escape: return screen.changeQuestions { $0.escape(now: now) }
+        }
+    }
+
     /// When a held key repeats next.
     var repeatDue: Double? { keys?.repeatDue }
 

@@ -7,8 +7,9 @@ import SkeletonLayout
 import Testing
 
 /// Faults of the machine's card (issue 48, items 1 and 2), on a DRM card in memory behind the
-/// real provider and DRM output: another program takes DRM master without `deactivate`; the card
-/// goes away and comes back, or never does.
+/// real provider and DRM output, driven through the display host with no daemon (`HostOnCard`):
+/// another program takes DRM master without `deactivate`; the card goes away and comes back, or
+/// never does.
 @Suite(.serialized) struct CardFaultTests {
     /// A card node in the file system (the provider looks for it) and its device in memory.
     final class Card {
@@ -41,91 +42,87 @@ import Testing
     /// The interval the card is asked for again, and a frame's slack.
     static let masterRetryBound = 0.25 + 0.05
 
-    func daemon(on card: Card) throws -> SteppedDaemon {
-        try SteppedDaemon(layouts: ["simple": TestLayouts.simpleText], start: "simple", drmCard: card.path)
-    }
-
     @Test func anotherMasterIsNotFoughtAndTheCardIsTakenBackWhenItLetsGo() throws {
         let card = try Card()
-        let d = try daemon(on: card)
+        let h = try HostOnCard(card: card.path)
         let device = try #require(card.device)
-        d.step(to: d.clock.now + 0.5)
+        h.step(to: h.clock.now + 0.5)
         #expect(device.calls.contains { $0.hasPrefix("pageFlip") }, "the skeleton animates on the card")
         #expect(device.pixel(x: 0, y: 0).map { $0 & 0xFF_FFFF } == 0x2C3E50, "its bar is on screen")
 
         device.masterHeldByAnother = true
-        d.step(to: d.clock.now + 0.1)
+        h.step(to: h.clock.now + 0.1)
         let triedWhileHeld = device.calls.count
         let asksBefore = device.masterRequests
-        d.step(to: d.clock.now + 10)
+        h.step(to: h.clock.now + 10)
         #expect(device.calls.count == triedWhileHeld, "no mode set or flip while another program is master: no flicker between the two")
         let asks = device.masterRequests - asksBefore
         print("another DRM master: \(asks) drmSetMaster calls in 10 s, \(device.calls.count - triedWhileHeld) mode sets or flips")
         #expect(asks >= 35 && asks <= 41, "asked for about every 0.25 s, not in a busy loop: \(asks) in 10 s")
-        #expect(d.lines.all.filter { $0.contains("another program took DRM master") }.count == 1, "said once")
-        #expect(d.daemon.host.display?.heldByAnother == true)
+        #expect(h.lines.all.filter { $0.contains("another program took DRM master") }.count == 1, "said once")
+        #expect(h.host.display?.heldByAnother == true)
 
         device.masterHeldByAnother = false
-        let letGo = d.clock.now
+        let letGo = h.clock.now
         var backAfter: Double?
-        while backAfter == nil && d.clock.now < letGo + 1 {
-            d.step(to: d.clock.now + 0.01)
-            if device.calls.dropFirst(triedWhileHeld).contains(where: { $0.hasPrefix("setCrtc") }) { backAfter = d.clock.now - letGo }
+        while backAfter == nil && h.clock.now < letGo + 1 {
+            h.step(to: h.clock.now + 0.01)
+            if device.calls.dropFirst(triedWhileHeld).contains(where: { $0.hasPrefix("setCrtc") }) { backAfter = h.clock.now - letGo }
         }
         print("another DRM master: the skeleton back \(backAfter.map { "\(Int(($0 * 1000).rounded())) ms" } ?? "never") after it let go")
         #expect((backAfter ?? 1) <= CardFaultTests.masterRetryBound, "taken back within one retry interval")
         #expect(device.calls.dropFirst(triedWhileHeld).contains { $0.hasPrefix("setCrtc 200x100") }, "the mode is set again")
         #expect(device.pixel(x: 0, y: 0).map { $0 & 0xFF_FFFF } == 0x2C3E50, "the skeleton is back, drawn whole")
-        #expect(d.logContains("took the display back"))
+        #expect(h.logContains("took the display back"))
+        #expect(h.host.display?.heldByAnother == false && h.host.problem == nil)
     }
 
     @Test func afterDeactivateAnotherMasterIsLeftAlone() throws {
         let card = try Card()
-        let d = try daemon(on: card)
+        let h = try HostOnCard(card: card.path)
         let device = try #require(card.device)
-        d.step(to: d.clock.now + 0.2)
-        let client = try d.connect()
-        #expect(d.request(client, #"{"command": "deactivate"}"#)?["deactivated"] == true)
+        h.step(to: h.clock.now + 0.2)
+        h.act { $0.deactivate() }
+        #expect(h.host.deactivated)
         device.masterHeldByAnother = true
         let asksBefore = device.masterRequests
-        d.step(to: d.clock.now + 5)
+        h.step(to: h.clock.now + 5)
         device.masterHeldByAnother = false
-        d.step(to: d.clock.now + 5)
+        h.step(to: h.clock.now + 5)
         #expect(device.masterRequests == asksBefore, "the display is the app's until reactivate")
-        #expect(!d.logContains("another program took DRM master"))
+        #expect(!h.logContains("another program took DRM master"))
     }
 
     @Test func aCardThatGoesAndNeverComesBackIsWaitedForWithoutFallingIntoMemory() throws {
         let card = try Card()
-        let d = try daemon(on: card)
-        d.step(to: d.clock.now + 0.2)
+        let h = try HostOnCard(card: card.path)
+        h.step(to: h.clock.now + 0.2)
         card.unplug()
-        d.step(to: d.clock.now + 0.1)
-        #expect(d.daemon.host.display == nil, "the card that went is closed")
-        let turnsBefore = d.events.waits
-        d.step(to: d.clock.now + 600)
-        print("card gone for good: \(d.events.waits - turnsBefore) loop turns in 600 s")
-        #expect(d.daemon.host.display == nil, "no memory output on a machine that has a card")
-        #expect(d.events.waits - turnsBefore < 200, "no busy loop: \(d.events.waits - turnsBefore) turns in ten minutes")
-        #expect(d.logContains("this machine's card went away"))
-        let client = try d.connect()
-        let status = try #require(d.request(client, #"{"command": "status"}"#))
-        #expect(status["backend"]?.stringValue == "none")
-        #expect(status["problem"]?.stringValue?.hasPrefix("no display: waiting for one since") == true, "\(status)")
-        #expect(status["problem"]?.stringValue?.hasSuffix("(the card went away)") == true)
+        h.step(to: h.clock.now + 0.1)
+        #expect(h.host.display == nil, "the card that went is closed")
+        let turnsBefore = h.turns
+        h.step(to: h.clock.now + 600)
+        print("card gone for good: \(h.turns - turnsBefore) loop turns in 600 s")
+        #expect(h.host.display == nil, "no memory output on a machine that has a card")
+        #expect(h.turns - turnsBefore < 200, "no busy loop: \(h.turns - turnsBefore) turns in ten minutes")
+        #expect(h.logContains("this machine's card went away"))
+        // What `status` reports: its backend ("none" with no display) and its problem.
+        let problem = h.host.problem
+        #expect(problem?.hasPrefix("no display: waiting for one since") == true, "\(problem ?? "no problem")")
+        #expect(problem?.hasSuffix("(the card went away)") == true)
     }
 
     @Test func aCardThatComesBackShowsTheSameLookAgain() throws {
         let card = try Card()
-        let d = try daemon(on: card)
-        d.step(to: d.clock.now + 0.2)
+        let h = try HostOnCard(card: card.path)
+        h.step(to: h.clock.now + 0.2)
         card.unplug()
-        d.step(to: d.clock.now + 3)
+        h.step(to: h.clock.now + 3)
         try card.plugIn()
-        d.step(to: d.clock.now + 10)
+        h.step(to: h.clock.now + 10)
         let device = try #require(card.device)
-        #expect(d.daemon.host.display != nil, "found again by the timed looks")
+        #expect(h.host.display != nil, "found again by the timed looks")
         #expect(device.pixel(x: 0, y: 0).map { $0 & 0xFF_FFFF } == 0x2C3E50, "the same skeleton on the card that came back")
-        #expect(d.daemon.screen.session.state == .showing)
+        #expect(h.lastPresent == .complete && h.host.problem == nil, "shown whole, and nothing said wrong")
     }
 }

@@ -23,7 +23,7 @@ final class ScreenOnOutputs {
     /// The display is open and not lent to an app: questions may be put on the skeleton.
     private(set) var displayHeld = true
     /// `deactivate` lent the display to an app, until `reactivate`.
-    private var lent = false
+    private(set) var lent = false
     /// Plymouth's replies and the answers typed, in the order the effects sent them.
     private(set) var sent: [Sent] = []
     private(set) var log: [String] = []
@@ -65,7 +65,8 @@ final class ScreenOnOutputs {
     func draw(at now: Double) {
         carryOut(screen.advance(to: now))
         let frame = screen.session.frame(at: now)
-        guard screen.needsDraw || frame?.isSteady == false || screen.outputsMove else { return }
+        let contentMoves = frame != nil && outputs.contains { $0.compositor.contentMoves }
+        guard screen.needsDraw || frame?.isSteady == false || screen.outputsMove || contentMoves else { return }
         let prompt = picture
         for output in outputs {
             output.compositor.draw(frame.map {
@@ -121,6 +122,9 @@ final class ScreenOnOutputs {
 
     /// What `output` (the first when nil) shows.
     func pixels(of output: String? = nil) -> [UInt32] { buffer(of: output).pixels }
+
+    /// Frames the first output drew.
+    var framesDrawn: Int { outputs[0].compositor.framesDrawn }
 
     func buffer(of output: String? = nil) -> PixelBuffer {
         (outputs.first { output == nil || $0.name == output } ?? outputs[0]).display.buffer

@@ -28,31 +28,6 @@ import Testing
         #expect(fillEnd(d) == 190)
     }
 
-    @Test func plymouthsSystemUpdateProgressSlidesToItsValue() throws {
-        let name = "/skeletond-test-\(UUID().uuidString.prefix(8))"
-        let d = try SteppedDaemon(layouts: ["splash": ContentCommandTests.splash], start: "splash",
-                                  settings: #"{"plymouth": {"listen": true, "socket": "\#(name)"}}"#)
-        d.step(to: 101)
-        let client = try TestClient(path: "@" + name)
-        client.send(PlymouthRequest(command: .systemUpdate, argument: Array("95".utf8)).bytes)
-        d.step(to: d.clock.now)
-        #expect(client.readBytes(1, seconds: 0) == PlymouthReply.ack.bytes)
-        d.step(to: d.clock.now + 4)
-        #expect(fillEnd(d) == 190)
-    }
-
-    @Test func psplashsProgressSlidesToItsValue() throws {
-        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("psplash-\(UUID().uuidString.prefix(8))").path
-        let d = try SteppedDaemon(layouts: ["splash": ContentCommandTests.splash], start: "splash", settings: #"{"psplash": {"fifo": "\#(fifo)"}}"#)
-        defer { d.shutdown() }
-        d.step(to: 101)
-        let writer = try #require(FileHandle(forWritingAtPath: fifo))
-        writer.write(Data("PROGRESS 95\0".utf8))
-        d.step(to: d.clock.now + 4)
-        #expect(fillEnd(d) == 190)
-        try? writer.close()
-    }
-
     @Test func anIndeterminateBarMovesAtTheFrameRate() throws {
         let layout = ContentCommandTests.splash.replacingOccurrences(of: #""value": 0,"#, with: #""value": "indeterminate","#)
         let d = try SteppedDaemon(layouts: ["splash": layout], start: "splash", settings: #"{"display": {"maxFps": 30}}"#)
@@ -114,23 +89,3 @@ import Testing
     }
 }
 
-/// An update that changes nothing on screen draws no frame (a Plymouth message for a layout
-/// without a message node: the boot test counts the frames presented in the real root).
-@Suite struct QuietUpdateTests {
-    @Test func aMessageForALayoutWithoutAMessageNodeDrawsNothing() throws {
-        let name = "/skeletond-test-\(UUID().uuidString.prefix(8))"
-        let d = try SteppedDaemon(layouts: PlymouthTests.layouts, start: "a", settings: #"{"plymouth": {"listen": true, "socket": "\#(name)"}}"#)
-        d.step(to: 101)
-        let before = d.daemon.pacer.framesDrawn
-        let p = try TestClient(path: "@" + name)
-        p.send(PlymouthRequest(command: .showMessage, argument: Array("e2e: checking the disks".utf8)).bytes)
-        d.step(to: 102)
-        #expect(p.readBytes(1, seconds: 0) == PlymouthReply.ack.bytes)
-        #expect(d.daemon.pacer.framesDrawn == before, "no frame for a message nothing shows")
-        #expect(d.daemon.statusReply(now: d.clock.now).plymouth?.messages == ["e2e: checking the disks"])
-        let c = try d.connect()
-        #expect(d.request(c, #"{"command": "update", "keep": true, "progress": 0.5}"#)?["ok"] == true)
-        d.step(to: 103)
-        #expect(d.daemon.pacer.framesDrawn == before)
-    }
-}

@@ -1,0 +1,167 @@
+@testable import SkeletonDaemon
+import SkeletonLayout
+import SkeletonLog
+import SkeletonProtocol
+import SkeletonSystem
+import Testing
+
+/// Plymouth's requests and psplash's lines on the screen as values, with no daemon and no
+/// socket: each goes through its adapter as the daemon sends it (a command to `Screen.perform`,
+/// a question to the screen, an answer from what the screen is), and the reply is what
+/// Plymouth's client reads. The bytes on a real socket are `PlymouthTests`'.
+@Suite struct PlymouthOnScreenTests {
+    /// The adapter in front of a screen, as `Daemon.answer` puts it.
+    final class Splash {
+        let s: ScreenOnOutputs
+        let lines = LogLines()
+        var adapter: PlymouthAdapter
+        var now = 100.0
+        private var serial = 0
+
+        init(layouts: [String: String] = PlymouthTests.layouts, start: String = "a") throws {
+            s = try ScreenOnOutputs(layouts: layouts, start: start)
+            let lines = self.lines
+            adapter = PlymouthAdapter(socket: "@/org/freedesktop/plymouthd", logger: Logger(level: .debug, sink: { lines.add($0) }))
+        }
+
+        /// The reply to `request` given at once; nil: it comes later (a question, a watch).
+        func ask(_ request: PlymouthRequest) -> PlymouthReply? {
+            serial += 1
+            let ticket = PlymouthTicket(connection: FileDescriptor(rawValue: 9), serial: serial)
+            switch adapter.action(for: request) {
+            case .answer(let reply): return reply
+            case .askScreen(let answer): return answer(ScreenFacts(state: s.screen.session.state, hasDisplay: s.displayHeld || s.lent))
+            case .prompt(let prompt): return s.askPlymouth(prompt, ticket: ticket, now: now)
+            case .watchKeystroke(let keys): return s.watchKeystroke(keys, ticket: ticket, now: now)
+            case .ignoreKeystroke(let keys):
+                s.change { $0.ignoreKeystroke(keys) }
+                return .ack
+            case .command(let command, let answer):
+                let result = s.perform(command, now: now)
+                return answer(result.error.map { Reply.error(id: nil, $0) } ?? .ok(id: nil, result.fields ?? [:]))
+            }
+        }
+
+        func ask(_ command: PlymouthRequest.Command, _ argument: String? = nil) -> PlymouthReply? {
+            ask(PlymouthRequest(command: command, argument: argument.map { Array($0.utf8) }))
+        }
+
+        func logContains(_ text: String) -> Bool { lines.all.contains { $0.contains(text) } }
+    }
+
+    @Test func statusMessagesAndProgressAreKept() throws {
+        let p = try Splash()
+        #expect(p.ask(.ping) == .ack)
+        #expect(p.ask(.update, "fsck") == .ack)
+        #expect(p.ask(.showMessage, "Updating firmware, do not switch off") == .ack)
+        #expect(p.ask(.showMessage, "second") == .ack)
+        #expect(p.ask(.hideMessage, "second") == .ack)
+        #expect(p.ask(.systemUpdate, "42") == .ack)
+        #expect(p.ask(.systemUpdate, "142") == .ack, "plymouthd acknowledges a bad value too")
+        #expect(p.ask(.changeMode, "updates") == .ack)
+        let notes = p.adapter.notes
+        #expect(notes.status == "fsck")
+        #expect(notes.messages == ["Updating firmware, do not switch off"])
+        #expect(notes.progress == 42)
+        #expect(notes.mode == "updates")
+        #expect(notes.socket == "@/org/freedesktop/plymouthd")
+        #expect(p.logContains("system-update progress \"142\" is not a whole number from 0 to 100"))
+        #expect(p.s.screen.content.message == "Updating firmware, do not switch off", "the message shown is the one left")
+    }
+
+    @Test func withoutAKeyboardPromptsGetNoAnswerAndUnknownRequestsANak() throws {
+        let p = try Splash()
+        p.s.keys.count = 0
+        // The prompt waits for a keyboard (QuestionsOnScreenTests types on one), then is left to the client.
+        #expect(p.ask(.password, "Passphrase for /dev/sda2:") == nil)
+        p.s.change { $0.advance(to: 101) }
+        #expect(p.s.sent.isEmpty)
+        p.s.change { $0.advance(to: 100 + QuestionQueue.keyboardWait) }
+        #expect(p.s.sent == [.reply(PlymouthTicket(connection: FileDescriptor(rawValue: 9), serial: 1), .noAnswer)])
+        #expect(p.s.log.contains("prompt: no keyboard within 3 s; the questions are left to the console"))
+        #expect(p.ask(.cachedPassword) == .noAnswer)
+        #expect(p.ask(.unknown(0x5A)) == .nak)
+        #expect(p.ask(.ping) == .ack)
+    }
+
+    @Test func quitHidesAndRetainKeepsTheFrame() throws {
+        let p = try Splash()
+        #expect(p.s.screen.session.state == .showing)
+        #expect(p.ask(PlymouthRequest(command: .quit, argument: [1])) == .ack)
+        #expect(p.s.screen.session.state == .idle)
+        #expect(p.s.screen.session.retained, "quit --retain-splash leaves the frame")
+        #expect(p.ask(.showSplash) == .ack)
+        #expect(p.s.screen.session.state == .showing)
+        #expect(p.ask(PlymouthRequest(command: .quit, argument: [])) == .ack)
+        #expect(p.s.screen.session.state == .idle)
+        #expect(!p.s.screen.session.retained)
+        // Nothing shown: "not running" to `plymouth --ping` (askpass then asks on the console),
+        // but the splash comes back at a later show.
+        #expect(p.ask(.ping) == .nak)
+        #expect(p.ask(.showSplash) == .ack)
+        #expect(p.ask(.ping) == .ack)
+    }
+
+    @Test func hideSplashAndShowSplashAndDeactivation() throws {
+        let p = try Splash()
+        #expect(p.ask(.hasActiveVT) == .ack)
+        #expect(p.ask(.deactivate) == .ack)
+        #expect(p.s.lent && !p.s.displayHeld)
+        // A message while deactivated reaches the layout but does not take the display back.
+        #expect(p.ask(.showMessage, "Starting X") == .ack)
+        #expect(p.s.screen.content.message == "Starting X")
+        #expect(!p.s.displayHeld, "the display stays let go for the display server")
+        #expect(p.ask(.reactivate) == .ack)
+        #expect(!p.s.lent)
+        #expect(p.ask(.hideSplash) == .ack)
+        p.s.draw(at: 101)
+        #expect(p.s.screen.session.state == .idle)
+        #expect(p.ask(.hasActiveVT) == .nak, "nothing shown: no active splash")
+        p.now = 101
+        #expect(p.ask(.showSplash) == .ack)
+        p.s.draw(at: 102)
+        #expect(p.s.screen.session.state == .showing)
+        #expect(p.s.pixels() == (try p.s.render("a")))
+    }
+
+    /// The bar's fill ends at x = 200 * value (the layout of `ContentCommandTests.splash`).
+    func fillEnd(_ s: ScreenOnOutputs) -> Int {
+        (0..<200).last { s.pixel($0, 65) == 0xFF0000 }.map { $0 + 1 } ?? 0
+    }
+
+    @Test func plymouthsSystemUpdateProgressSlidesToItsValue() throws {
+        let p = try Splash(layouts: ["splash": ContentCommandTests.splash], start: "splash")
+        #expect(fillEnd(p.s) == 0)
+        #expect(p.ask(.systemUpdate, "95") == .ack)
+        p.s.draw(at: 100)
+        p.s.draw(at: 100.25)
+        #expect((60...140).contains(fillEnd(p.s)), "half way through the slide: \(fillEnd(p.s))")
+        p.s.draw(at: 101)
+        #expect(fillEnd(p.s) == 190)
+    }
+
+    @Test func psplashsProgressSlidesToItsValue() throws {
+        let s = try ScreenOnOutputs(layouts: ["splash": ContentCommandTests.splash], start: "splash")
+        let line = try PsplashCommand.parse("PROGRESS 95").get()
+        #expect(s.perform(PsplashAdapter.command(for: line), now: 100).error == nil)
+        s.draw(at: 100)
+        s.draw(at: 100.25)
+        #expect((60...140).contains(fillEnd(s)), "half way through the slide: \(fillEnd(s))")
+        s.draw(at: 101)
+        #expect(fillEnd(s) == 190)
+    }
+
+    /// An update that changes nothing on screen owes no frame (a Plymouth message for a layout
+    /// without a message node: the boot test counts the frames presented in the real root).
+    @Test func aMessageForALayoutWithoutAMessageNodeDrawsNothing() throws {
+        let p = try Splash()
+        let before = p.s.framesDrawn
+        #expect(p.ask(.showMessage, "e2e: checking the disks") == .ack)
+        p.s.draw(at: 101)
+        #expect(p.s.framesDrawn == before, "no frame for a message nothing shows")
+        #expect(p.adapter.notes.messages == ["e2e: checking the disks"])
+        #expect(p.s.perform(.update(UpdateRequest(progress: .fraction(0.5), keep: true)), now: 101).error == nil)
+        p.s.draw(at: 102)
+        #expect(p.s.framesDrawn == before)
+    }
+}

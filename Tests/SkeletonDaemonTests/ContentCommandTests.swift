@@ -1,13 +1,15 @@
 import Foundation
 @testable import SkeletonDaemon
 @testable import SkeletonSettings
+import SkeletonContent
 import SkeletonLayout
+import SkeletonProtocol
 import SkeletonRender
 import Testing
 
-/// Texts and values by id over the real socket, the message and progress roles, psplash's
-/// FIFO: what status reports and what the screen shows (against `FrameRenderer` with the same
-/// content), with the clock stepped by hand.
+/// Texts and values by id, and the message and progress roles from psplash's FIFO: what the
+/// screen shows (against `FrameRenderer` with the same content) and what status reports. An
+/// update goes to the screen as a value; psplash's lines come through a real FIFO to a stepped daemon.
 @Suite struct ContentCommandTests {
     static let splash = ##"""
         {"name": "splash", "canvas": {"width": 200, "height": 100, "background": "#FFFFFF"},
@@ -27,25 +29,30 @@ import Testing
         return expected.pixels == d.screen.pixels
     }
 
+    /// A value test: the update goes to the screen and the outputs draw it, with no daemon.
     @Test func anUpdateSetsTextsAndValuesByIdAndTheBarSlides() throws {
-        let d = try SteppedDaemon(layouts: ["splash": Self.splash], start: "splash")
-        d.step(to: 101)
-        #expect(try screenEqualsRender(d, content: LayoutContent()))
-        let client = try d.connect()
-        let reply = d.request(client, #"{"command": "update", "content": {"status": {"text": "Installing updates"}}, "progress": 1}"#)
-        #expect(reply?["ok"] == .bool(true), "\(String(describing: reply))")
+        let sprites = ContentSprites()
+        let s = try ScreenOnOutputs(layouts: ["splash": Self.splash], start: "splash", sprites: sprites)
+        func rendered(_ content: LayoutContent) throws -> [UInt32] {
+            let expected = PixelBuffer(size: s.size)
+            FrameRenderer(layout: try s.layout("splash"), outputSize: s.size, content: content, sprites: sprites).renderFull(at: 0, into: expected.canvas)
+            return expected.pixels
+        }
+        #expect(s.pixels() == (try rendered(LayoutContent())))
+        let request = try RequestDecoder.decode(line: Array(#"{"command": "update", "content": {"status": {"text": "Installing updates"}}, "progress": 1}"#.utf8)).get()
+        #expect(s.perform(request.command, now: 100).fields?["updated"] == true)
         // The slide starts with the next frame; half way through its half second the fill stands at half the bar.
-        d.step(to: d.clock.now + 0.01)
-        d.step(to: d.clock.now + 0.25)
-        #expect(d.screen[99, 65] & 0xFFFFFF == 0xFF0000)
-        #expect(d.screen[101, 65] & 0xFFFFFF == 0x000000)
-        d.step(to: d.clock.now + 0.5)
+        s.draw(at: 100)
+        s.draw(at: 100.25)
+        #expect(s.pixel(99, 65) == 0xFF0000)
+        #expect(s.pixel(101, 65) == 0x000000)
+        s.draw(at: 101)
         let final = LayoutContent(texts: ["status": "Installing updates"], values: ["bar": .fraction(1)])
-        #expect(try screenEqualsRender(d, content: final))
-        let status = d.request(client, #"{"command": "status"}"#)
-        #expect(status?["content"] == final.json)
+        #expect(s.pixels() == (try rendered(final)))
+        let look = try #require(s.screen.session.lookInForce)
+        var resolver = LayoutResolver(layout: look.layout, content: look.content)
+        #expect(Daemon.contentInForce(resolver.resolve().root) == final, "what status reports")
     }
-
 
     @Test func psplashsFIFODrivesTheRoles() throws {
         let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("psplash-\(UUID().uuidString.prefix(8))").path

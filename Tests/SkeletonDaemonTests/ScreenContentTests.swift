@@ -121,16 +121,4 @@ import Testing
             #expect(error.description.hasPrefix("framesDrawn: expected an integer"), "\(error)")
         }
     }
-
-    @Test func deactivateLetsTheDisplayGoUntilReactivate() throws {
-        let d = try SteppedDaemon(layouts: ["splash": ContentCommandTests.splash], start: "splash")
-        d.step(to: 101)
-        let client = try d.connect()
-        #expect(d.request(client, #"{"command": "deactivate"}"#)?["deactivated"] == true)
-        #expect(d.daemon.host.released)
-        #expect(d.request(client, #"{"command": "show", "layout": "splash"}"#)?["ok"] == true)
-        #expect(d.daemon.host.released, "a show while deactivated does not take the display back")
-        #expect(d.request(client, #"{"command": "reactivate"}"#)?["deactivated"] == false)
-        #expect(!d.daemon.host.released)
-    }
 }

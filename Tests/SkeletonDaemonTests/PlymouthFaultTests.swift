@@ -2,61 +2,123 @@ import Foundation
 @testable import SkeletonDaemon
 @testable import SkeletonSettings
 import SkeletonLayout
+import SkeletonLog
 import SkeletonProtocol
+import SkeletonSystem
 import Testing
 
 /// What Plymouth's socket and the show/quit paths do with bad input: requests whose declared
-/// length is wrong, clients that connect and never send, a quit while a show is pending.
+/// length is wrong and clients that connect and never send (the server alone, no daemon), a quit
+/// while a show is pending (the daemon).
 @Suite struct PlymouthFaultTests {
     let plymouth = PlymouthTests()
+
+    /// A `PlymouthServer` with no daemon, on an abstract name of its own: `turn` does what the
+    /// daemon's loop does with it in one turn (waits on its watches, hands it what is ready, runs
+    /// what it queued); `execute` acknowledges every request and keeps it.
+    final class LoneServer {
+        let name = "/skeletond-test-\(UUID().uuidString.prefix(8))"
+        let server: PlymouthServer
+        let lines = LogLines()
+        private(set) var executed: [PlymouthRequest] = []
+
+        init() throws {
+            let lines = self.lines
+            server = try PlymouthServer(name: name, logger: Logger(level: .debug, sink: { lines.add($0) }, clock: { 100 }))
+            server.execute = { [unowned self] request, _ in
+                executed.append(request)
+                return .ack
+            }
+        }
+
+        deinit { server.close() }
+
+        var socket: String { "@" + name }
+
+        func logContains(_ text: String) -> Bool { lines.all.contains { $0.contains(text) } }
+
+        func turn() {
+            var watches: [Watch] = []
+            server.addWatches(to: &watches)
+            for ready in SystemCalls.pollReady(watches, timeoutMilliseconds: 0) {
+                #expect(server.handle(ready.descriptor, ready.events), "every ready descriptor is the server's")
+            }
+            server.runQueuedRequests()
+        }
+
+        /// Sends `request` and turns until `count` reply bytes came.
+        func ask(_ client: TestClient, _ request: PlymouthRequest, replyBytes count: Int = 1) -> [UInt8] {
+            client.send(request.bytes)
+            var reply: [UInt8] = []
+            for _ in 0..<50 where reply.count < count {
+                turn()
+                reply += client.readBytes(count - reply.count, seconds: 0)
+            }
+            return reply
+        }
+    }
+
+    /// Whether the server closed `client`'s connection: the end of its stream, now.
+    func hungUp(_ client: TestClient) -> Bool {
+        var byte: UInt8 = 0
+        return recv(client.fd, &byte, 1, Int32(MSG_DONTWAIT)) == 0
+    }
 
     /// A declared size larger than what came waits for the rest without holding anyone else up;
     /// an argument that does not end in its NUL where its size says gets a NAK and the connection
     /// is closed (the stream cannot be cut after it), with a log line; others go on.
     @Test func requestsOfTheWrongLengthHoldUpNobody() throws {
-        let (d, socket) = try plymouth.daemon()
-        let short = try TestClient(path: socket)
+        let s = try LoneServer()
+        let short = try TestClient(path: s.socket)
         short.send([0x55, 2, 200] + Array("fsck".utf8) + [0])  // says 200 bytes, sends 5
-        let other = try TestClient(path: socket)
-        #expect(plymouth.ask(d, other, PlymouthRequest(command: .ping)) == [6], "another client is answered meanwhile")
+        let other = try TestClient(path: s.socket)
+        #expect(s.ask(other, PlymouthRequest(command: .ping)) == [6], "another client is answered meanwhile")
         #expect(short.readBytes(1, seconds: 0).isEmpty, "no answer to half a request")
-        let long = try TestClient(path: socket)
+        #expect(!hungUp(short), "half a request waits for the rest")
+        #expect(s.executed == [PlymouthRequest(command: .ping)], "half a request is not carried out")
+        let long = try TestClient(path: s.socket)
         // A whole request, then one that says 3 bytes for "abcdef" and its NUL.
         long.send([0x55, 2, 3] + Array("ok".utf8) + [0] + [0x55, 2, 3] + Array("abcdef".utf8) + [0])
         var replies: [UInt8] = []
         for _ in 0..<50 where replies.count < 2 {
-            d.daemon.turn()
+            s.turn()
             replies += long.readBytes(2 - replies.count, seconds: 0)
         }
         #expect(replies == [6, 0x15])
-        #expect(d.logContains("does not end where its size says"))
-        #expect(try plymouth.plymouthStatus(d)["status"] == "ok")
-        d.daemon.turn()
-        #expect(long.readBytes(1, seconds: 0.5).isEmpty, "closed")
-        #expect(plymouth.ask(d, other, PlymouthRequest(command: .ping)) == [6])
+        #expect(s.logContains("plymouth: a request whose argument does not end where its size says; answered with a NAK and closed the connection"))
+        let ping = PlymouthRequest(command: .ping), ok = PlymouthRequest(command: .update, argument: Array("ok".utf8))
+        #expect(s.executed == [ping, ok], "the whole request before it was carried out, the broken one not")
+        s.turn()
+        #expect(hungUp(long), "closed")
+        #expect(s.ask(other, PlymouthRequest(command: .ping)) == [6])
         // A broken request alone, nothing whole before it: answered and closed all the same.
-        let lone = try TestClient(path: socket)
+        let lone = try TestClient(path: s.socket)
         lone.send([0x55, 2, 3] + Array("abcdef".utf8) + [0])
-        #expect(plymouth.ask(d, lone, PlymouthRequest(command: .ping)) == [0x15])
-        d.daemon.turn()
-        #expect(lone.readBytes(1, seconds: 0.5).isEmpty, "closed")
+        #expect(s.ask(lone, PlymouthRequest(command: .ping)) == [0x15])
+        s.turn()
+        #expect(hungUp(lone), "closed")
+        #expect(!hungUp(other) && !hungUp(short), "the others are still served")
+        #expect(s.executed == [ping, ok, ping], "nothing after a broken request is carried out")
     }
 
     /// Clients that connect and never send fill the connection table at most: the newcomer gets
     /// the place of the one quiet longest, and is answered.
     @Test func clientsThatNeverSendCannotLockOthersOut() throws {
-        let (d, socket) = try plymouth.daemon()
+        let s = try LoneServer()
         var silent: [TestClient] = []
         for _ in 0..<PlymouthServer.maximumConnections {
-            silent.append(try TestClient(path: socket))
-            d.daemon.turn()
+            silent.append(try TestClient(path: s.socket))
+            s.turn()
         }
         silent[5].send([0x55, 2, 9])  // part of a request, then nothing
-        d.daemon.turn()
-        let late = try TestClient(path: socket)
-        #expect(plymouth.ask(d, late, PlymouthRequest(command: .ping)) == [6])
-        #expect(d.logContains("connections open; closing the one quiet longest"))
+        s.turn()
+        let late = try TestClient(path: s.socket)
+        #expect(s.ask(late, PlymouthRequest(command: .ping)) == [6])
+        #expect(s.logContains("plymouth: \(PlymouthServer.maximumConnections) connections open; closing the one quiet longest"))
         #expect(silent[0].readBytes(1, seconds: 0).isEmpty)
+        #expect(hungUp(silent[0]), "the first one, quiet longest, made room")
+        #expect(!hungUp(silent[1]) && !hungUp(silent[5]), "the others stay")
+        #expect(s.executed == [PlymouthRequest(command: .ping)])
     }
 
     /// `plymouth quit` while a delayed show is pending cancels it: the waiting `show --wait` is

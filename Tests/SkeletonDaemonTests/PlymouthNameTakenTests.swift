@@ -1,21 +1,37 @@
 import Foundation
 @testable import SkeletonDaemon
-@testable import SkeletonSettings
-import SkeletonLayout
+import SkeletonLog
+import SkeletonProtocol
+import SkeletonSystem
 import Testing
 
-/// Plymouth's socket name already taken (plymouthd runs, or another daemon): the second daemon
-/// says so and goes on without it, its control socket working.
+/// Plymouth's socket name already taken (plymouthd runs, or another daemon): a second
+/// `PlymouthServer` on it fails with an error that says so (the daemon logs it in "plymouth:
+/// cannot listen on @NAME (ERROR)" and goes on without Plymouth's socket), and the server that
+/// holds the name goes on answering.
 @Suite struct PlymouthNameTakenTests {
-    @Test func aTakenNameIsLoggedAndTheDaemonGoesOn() throws {
+    @Test func aTakenNameIsAnErrorAndTheServerHoldingItGoesOn() throws {
         let name = "/skeletond-test-\(UUID().uuidString.prefix(8))"
-        let settings = #"{"plymouth": {"listen": true, "socket": "\#(name)"}}"#
-        let first = try SteppedDaemon(layouts: PlymouthTests.layouts, start: "a", settings: settings)
-        let second = try SteppedDaemon(layouts: PlymouthTests.layouts, start: "a", settings: settings)
-        #expect(first.daemon.inlets.plymouth != nil)
-        #expect(second.daemon.inlets.plymouth == nil)
-        #expect(second.logContains("plymouth: cannot listen on @\(name)"))
-        let c = try second.connect()
-        #expect(second.request(c, #"{"command": "ping"}"#)?["pong"] == true)
+        let lines = LogLines()
+        let logger = Logger(level: .debug, sink: { lines.add($0) }, clock: { 100 })
+        let first = try PlymouthServer(name: name, logger: logger)
+        defer { first.close() }
+        first.execute = { _, _ in .ack }
+        let error = #expect(throws: Errno.self) { try PlymouthServer(name: name, logger: logger) }
+        #expect(error?.rawValue == EADDRINUSE)
+        // What the daemon's warning says after "cannot listen on @NAME".
+        #expect(error.map { "\($0)" } == "bind @\(name): Address already in use")
+        // The first still holds the name and answers on it.
+        let client = try TestClient(path: "@" + name)
+        client.send(PlymouthRequest(command: .ping).bytes)
+        var reply: [UInt8] = []
+        for _ in 0..<50 where reply.isEmpty {
+            var watches: [Watch] = []
+            first.addWatches(to: &watches)
+            for ready in SystemCalls.pollReady(watches, timeoutMilliseconds: 0) { _ = first.handle(ready.descriptor, ready.events) }
+            first.runQueuedRequests()
+            reply += client.readBytes(1, seconds: 0)
+        }
+        #expect(reply == [6])
     }
 }

@@ -151,6 +151,9 @@ final class HandKeys: KeySource {
 
     // MARK: systemd's password agent protocol
 
+    // The agent alone (ask files read, answered, gone, expired, refused, capped) is in
+    // PasswordAgentTests; here, its questions on the screen and answered from keys.
+
     /// A datagram socket like systemd-ask-password's, and what arrives on it.
     final class Asker {
         let path: String
@@ -176,55 +179,5 @@ final class HandKeys: KeySource {
         s.press(.enter)
         #expect(asker.received() == "+Bär@Fuß")
         #expect(try s.screenShows(nil))
-    }
-
-    @Test func anAskAnsweredByAnotherAgentOrExpiredGoesAway() throws {
-        let s = try Setup()
-        let asker = Asker(directory: s.askDirectory)
-        try s.writeAsk("ask.first", socket: asker.path)
-        s.type("x")
-        // The console's agent answered: systemd-ask-password removes the file.
-        try FileManager.default.removeItem(atPath: s.askDirectory + "/ask.first")
-        s.d.step(to: s.d.clock.now + 0.05)
-        #expect(try s.screenShows(nil))
-        #expect(asker.received() == nil)
-        // NotAfter: one second from now on the daemon's monotonic clock.
-        try s.writeAsk("ask.second", socket: asker.path, notAfter: UInt64((s.d.clock.now + 1) * 1_000_000))
-        #expect(try s.screenShows(PromptPicture(message: Self.message)))
-        s.d.step(to: s.d.clock.now + 1.5)
-        #expect(try s.screenShows(nil))
-        #expect(s.d.logContains("ask.second expired (NotAfter= passed)"))
-    }
-
-    @Test func badAskFilesAreSaidAndLeft() throws {
-        let s = try Setup()
-        let asker = Asker(directory: s.askDirectory)
-        #expect(mkfifo(s.askDirectory + "/ask.fifo", 0o600) == 0)
-        try String(repeating: "x", count: PasswordAsk.sizeLimit + 1).write(toFile: s.askDirectory + "/ask.huge", atomically: true, encoding: .utf8)
-        try s.writeAsk("ask.gone", socket: s.askDirectory + "/sck.nobody")
-        s.d.step(to: s.d.clock.now + 0.05)
-        #expect(s.d.logContains("ask.fifo: it is not a regular file (a FIFO, socket or device); not answered"))
-        #expect(s.d.logContains("ask.huge: it is 16385 bytes, more than the 16384 bytes a file may have; not answered"))
-        // The one whose socket is gone is shown; its answer fails and is said, the daemon goes on.
-        s.type("pw")
-        s.press(.enter)
-        #expect(s.d.logContains("cannot answer \(s.askDirectory)/ask.gone: its socket \(s.askDirectory)/sck.nobody"))
-        try s.writeAsk("ask.next", socket: asker.path)
-        s.type("ok")
-        s.press(.enter)
-        #expect(asker.received() == "+ok")
-    }
-
-    @Test func aFloodOfAskFilesIsCapped() throws {
-        let s = try Setup()
-        let asker = Asker(directory: s.askDirectory)
-        for i in 0..<(PasswordAgent.maximumAsks + 8) {
-            let text = "[Ask]\nSocket=\(asker.path)\nMessage=Question \(i)\n"
-            try text.write(toFile: s.askDirectory + "/ask.\(String(format: "%03d", i))", atomically: true, encoding: .utf8)
-        }
-        s.d.step(to: s.d.clock.now + 0.05)
-        #expect(s.d.daemon.screen.questions.open.count == PasswordAgent.maximumAsks)
-        #expect(s.d.logContains("32 questions open at once"))
-        #expect(try s.screenShows(PromptPicture(message: "Question 0")))
     }
 }

@@ -59,9 +59,4 @@ import Testing
         }
         return reply
     }
-
-    func plymouthStatus(_ d: SteppedDaemon) throws -> JSONValue {
-        let c = try d.connect()
-        return try #require(d.request(c, #"{"command": "status"}"#)?["plymouth"])
-    }
 }

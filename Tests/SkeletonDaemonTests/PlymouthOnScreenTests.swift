@@ -15,13 +15,15 @@ import Testing
         let s: ScreenOnOutputs
         let lines = LogLines()
         var adapter: PlymouthAdapter
-        var now = 100.0
+        let clock = ManualClock(now: 100)
+        var now: Double { clock.now }
         private var serial = 0
 
         init(layouts: [String: String] = PlymouthTests.layouts, start: String = "a") throws {
             s = try ScreenOnOutputs(layouts: layouts, start: start)
-            let lines = self.lines
-            adapter = PlymouthAdapter(socket: "@/org/freedesktop/plymouthd", logger: Logger(level: .debug, sink: { lines.add($0) }))
+            let lines = self.lines, clock = self.clock
+            adapter = PlymouthAdapter(socket: "@/org/freedesktop/plymouthd",
+                                      logger: Logger(level: .debug, sink: { lines.add($0) }, clock: { clock.now }))
         }
 
         /// The reply to `request` given at once; nil: it comes later (a question, a watch).
@@ -117,11 +119,35 @@ import Testing
         p.s.draw(at: 101)
         #expect(p.s.screen.session.state == .idle)
         #expect(p.ask(.hasActiveVT) == .nak, "nothing shown: no active splash")
-        p.now = 101
+        p.clock.set(101)
         #expect(p.ask(.showSplash) == .ack)
         p.s.draw(at: 102)
         #expect(p.s.screen.session.state == .showing)
         #expect(p.s.pixels() == (try p.s.render("a")))
+    }
+
+    /// What comes from a client cannot forge a journal line: its text is escaped into one line.
+    @Test func aPromptCannotForgeALine() throws {
+        let p = try Splash()
+        p.s.keys.count = 0
+        #expect(p.ask(.password, "x\n<3>FORGED: the disk is on fire") == nil)
+        p.s.change { $0.advance(to: 100 + QuestionQueue.keyboardWait) }
+        #expect(p.s.sent.count == 1, "no keyboard: no answer")
+        let lines = p.s.lines.all.flatMap { $0.split(separator: "\n") }
+        #expect(!lines.contains { $0.hasPrefix("<3>") }, "\(lines.filter { $0.contains("FORGED") })")
+        #expect(lines.contains { $0.contains("(\"x\\n<3>FORGED: the disk is on fire\")") })
+    }
+
+    /// A complaint a client can repeat at will costs a few lines and a count.
+    @Test func aThousandUnknownRequestsCostFiveLinesAndACount() throws {
+        let p = try Splash()
+        for _ in 0..<1000 { #expect(p.ask(.unknown(0x5A)) == .nak) }
+        let unknown = { p.lines.all.filter { $0.contains("plymouth: unknown request 90") } }
+        #expect(unknown().count == 5)
+        p.clock.advance(by: 11)
+        #expect(p.ask(.unknown(0x5A)) == .nak)
+        #expect(unknown().count == 6)
+        #expect(unknown().last?.contains("(995 more like it not logged)") == true, "\(unknown().last ?? "")")
     }
 
     /// The bar's fill ends at x = 200 * value (the layout of `ContentCommandTests.splash`).

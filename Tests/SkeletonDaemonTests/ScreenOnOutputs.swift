@@ -1,6 +1,7 @@
 @testable import SkeletonDaemon
 import SkeletonDisplay
 import SkeletonLayout
+import SkeletonLog
 import SkeletonPrompt
 import SkeletonProtocol
 import SkeletonRender
@@ -26,7 +27,9 @@ final class ScreenOnOutputs {
     private(set) var lent = false
     /// Plymouth's replies and the answers typed, in the order the effects sent them.
     private(set) var sent: [Sent] = []
-    private(set) var log: [String] = []
+    /// What the effects logged, as the daemon's logger writes it (`<N>` and the escaped text).
+    let lines = LogLines()
+    private let logger: Logger
 
     enum Sent: Equatable {
         case reply(PlymouthTicket, PlymouthReply)
@@ -46,8 +49,9 @@ final class ScreenOnOutputs {
             let display = MemoryDisplay(size: size)
             return (name, display, OutputCompositor(output: display, sprites: sprites))
         }
-        let keys = self.keys
+        let keys = self.keys, lines = self.lines
         desk = PromptDesk(openKeys: { keys })
+        logger = Logger(level: .debug, sink: { lines.add($0) })
         screen.applySettingsLayouts(try outputLayouts.mapValues { OutputLayouts.Assigned(name: $0, layout: try layout($0)) }, now: now)
         if let start { _ = screen.showAtStart(SkeletonLook(layoutName: start, layout: try layout(start)), now: now) }
         draw(at: now)
@@ -77,6 +81,9 @@ final class ScreenOnOutputs {
         }
         screen.needsDraw = false
     }
+
+    /// The texts logged, without their level.
+    var log: [String] { lines.all.map { String($0.drop { $0 != ">" }.dropFirst().dropLast()) } }
 
     // MARK: Questions and keys
 
@@ -168,7 +175,7 @@ final class ScreenOnOutputs {
             case .clearEntry: desk.entry.clear()
             case .stopReadingKeys: desk.stopReading()
             case .consoleForQuestions(let needed): carryOut(screen.consoleNeededForQuestions(needed))
-            case .log(_, let line): log.append(line)
+            case .log(let level, let line): logger.log(level, line)
             default: break
             }
         }

@@ -36,11 +36,8 @@ import Testing
         func logContains(_ text: String) -> Bool { lines.all.contains { $0.contains(text) } }
         func logCount(_ text: String) -> Int { lines.all.filter { $0.contains(text) }.count }
 
-        /// An ask file as systemd-ask-password writes it (to a temporary name, then renamed).
         func writeAsk(_ name: String, socket: String, message: String = PasswordAgentTests.message, notAfter: UInt64 = 0, echo: Bool = false) throws {
-            let text = "[Ask]\nPID=1\nSocket=\(socket)\nAcceptCached=0\nEcho=\(echo ? 1 : 0)\nNotAfter=\(notAfter)\nMessage=\(message)\n"
-            try text.write(toFile: directory + "/.tmp", atomically: false, encoding: .utf8)
-            try FileManager.default.moveItem(atPath: directory + "/.tmp", toPath: directory + "/" + name)
+            try PasswordAgentTests.writeAsk(name, into: directory, socket: socket, message: message, notAfter: notAfter, echo: echo)
         }
 
         /// What the daemon's loop does when the directory changed: the agent's watch is ready,
@@ -54,6 +51,14 @@ import Testing
             #expect(SystemCalls.pollReady(watches, timeoutMilliseconds: 0).isEmpty, "and drained")
             return agent.rescan()
         }
+    }
+
+    /// An ask file as systemd-ask-password writes it in `directory` (to a temporary name, then renamed).
+    static func writeAsk(_ name: String, into directory: String, socket: String, message: String = PasswordAgentTests.message,
+                         notAfter: UInt64 = 0, echo: Bool = false) throws {
+        let text = "[Ask]\nPID=1\nSocket=\(socket)\nAcceptCached=0\nEcho=\(echo ? 1 : 0)\nNotAfter=\(notAfter)\nMessage=\(message)\n"
+        try text.write(toFile: directory + "/.tmp", atomically: false, encoding: .utf8)
+        try FileManager.default.moveItem(atPath: directory + "/.tmp", toPath: directory + "/" + name)
     }
 
     /// A datagram socket like systemd-ask-password's, and what arrives on it.

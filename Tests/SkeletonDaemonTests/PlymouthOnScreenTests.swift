@@ -1,6 +1,7 @@
 @testable import SkeletonDaemon
 import SkeletonLayout
 import SkeletonLog
+import SkeletonPrompt
 import SkeletonProtocol
 import SkeletonSystem
 import Testing
@@ -29,10 +30,11 @@ import Testing
         /// The reply to `request` given at once; nil: it comes later (a question, a watch).
         func ask(_ request: PlymouthRequest) -> PlymouthReply? {
             serial += 1
-            let ticket = PlymouthTicket(connection: FileDescriptor(rawValue: 9), serial: serial)
+            let ticket = Self.ticket(serial)
             switch adapter.action(for: request) {
             case .answer(let reply): return reply
-            case .askScreen(let answer): return answer(ScreenFacts(state: s.screen.session.state, hasDisplay: s.displayHeld || s.lent))
+            // Outputs in memory stay open whatever shows.
+            case .askScreen(let answer): return answer(ScreenFacts(state: s.screen.session.state, hasDisplay: true))
             case .prompt(let prompt): return s.askPlymouth(prompt, ticket: ticket, now: now)
             case .watchKeystroke(let keys): return s.watchKeystroke(keys, ticket: ticket, now: now)
             case .ignoreKeystroke(let keys):
@@ -43,6 +45,9 @@ import Testing
                 return answer(result.error.map { Reply.error(id: nil, $0) } ?? .ok(id: nil, result.fields ?? [:]))
             }
         }
+
+        /// The ticket of the `serial`th request asked.
+        static func ticket(_ serial: Int) -> PlymouthTicket { PlymouthTicket(connection: FileDescriptor(rawValue: 9), serial: serial) }
 
         func ask(_ command: PlymouthRequest.Command, _ argument: String? = nil) -> PlymouthReply? {
             ask(PlymouthRequest(command: command, argument: argument.map { Array($0.utf8) }))
@@ -79,11 +84,28 @@ import Testing
         p.s.change { $0.advance(to: 101) }
         #expect(p.s.sent.isEmpty)
         p.s.change { $0.advance(to: 100 + QuestionQueue.keyboardWait) }
-        #expect(p.s.sent == [.reply(PlymouthTicket(connection: FileDescriptor(rawValue: 9), serial: 1), .noAnswer)])
+        #expect(p.s.sent == [.reply(Splash.ticket(1), .noAnswer)])
         #expect(p.s.log.contains("prompt: no keyboard within 3 s; the questions are left to the console"))
-        #expect(p.ask(.cachedPassword) == .noAnswer)
         #expect(p.ask(.unknown(0x5A)) == .nak)
         #expect(p.ask(.ping) == .ack)
+    }
+
+    @Test func aQuestionShowsItsTextAndKeystrokeWatchesEndOnTheirKeys() throws {
+        let p = try Splash()
+        #expect(p.ask(.question, "Continue? [y/N]") == nil, "answered when typed")
+        #expect(p.s.screen.questions.current?.prompt == Prompt(kind: .question, message: "Continue? [y/N]", echo: true))
+        p.s.type("y", now: 100)
+        p.s.press(.enter, now: 100)
+        #expect(p.s.sent == [.answer(.plymouth(Splash.ticket(1)), "y")])
+        // An empty argument watches any key; a watch ignored ends with no answer.
+        #expect(p.ask(.keystroke, "") == nil)
+        #expect(p.ask(.keystroke, "cC") == nil)
+        #expect(p.s.screen.questions.keystrokeWatches.map(\.keys) == [nil, "cC"])
+        #expect(p.ask(.keystrokeRemove, "cC") == .ack)
+        #expect(p.s.sent.last == .reply(Splash.ticket(3), .noAnswer))
+        p.s.type("z", now: 100.1)
+        #expect(p.s.sent.last == .reply(Splash.ticket(2), .answer("z")))
+        #expect(p.ask(.cachedPassword) == .noAnswer, "no password is cached here")
     }
 
     @Test func quitHidesAndRetainKeepsTheFrame() throws {
@@ -108,13 +130,13 @@ import Testing
         let p = try Splash()
         #expect(p.ask(.hasActiveVT) == .ack)
         #expect(p.ask(.deactivate) == .ack)
-        #expect(p.s.lent && !p.s.displayHeld)
+        #expect(p.s.lent && p.s.released)
         // A message while deactivated reaches the layout but does not take the display back.
         #expect(p.ask(.showMessage, "Starting X") == .ack)
         #expect(p.s.screen.content.message == "Starting X")
-        #expect(!p.s.displayHeld, "the display stays let go for the display server")
+        #expect(p.s.released, "the display stays let go for the display server")
         #expect(p.ask(.reactivate) == .ack)
-        #expect(!p.s.lent)
+        #expect(!p.s.lent && !p.s.released, "taken back at once")
         #expect(p.ask(.hideSplash) == .ack)
         p.s.draw(at: 101)
         #expect(p.s.screen.session.state == .idle)

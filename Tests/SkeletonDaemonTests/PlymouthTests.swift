@@ -5,9 +5,10 @@ import SkeletonLayout
 import SkeletonProtocol
 import Testing
 
-/// Plymouth's boot protocol: the bytes Plymouth's clients send, and what the daemon answers and
-/// does. (Debian's own `plymouth` client is driven against the daemon in
-/// Tests/plymouth/test_plymouth_client.py.)
+/// Plymouth's boot protocol: the bytes Plymouth's clients send and the bytes of the replies.
+/// What each request does is `PlymouthOnScreenTests`'; the socket's faults `PlymouthFaultTests`'
+/// (Debian's own `plymouth` client is driven against the daemon in
+/// Tests/plymouth/test_plymouth_client.py).
 @Suite struct PlymouthTests {
     @Test func requestsAreCutFromBytesHoweverTheyArrive() {
         var framer = PlymouthFramer()
@@ -42,21 +43,4 @@ import Testing
     }
 
     static let layouts = ["a": TransitionEndTests.still("a", x: 20)]
-
-    func daemon() throws -> (SteppedDaemon, String) {
-        let name = "/skeletond-test-\(UUID().uuidString.prefix(8))"
-        let d = try SteppedDaemon(layouts: Self.layouts, start: "a", settings: #"{"plymouth": {"listen": true, "socket": "\#(name)"}}"#)
-        return (d, "@" + name)
-    }
-
-    /// Sends `request` and turns the loop until `count` reply bytes came.
-    func ask(_ d: SteppedDaemon, _ client: TestClient, _ request: PlymouthRequest, replyBytes count: Int = 1) -> [UInt8] {
-        client.send(request.bytes)
-        var reply: [UInt8] = []
-        for _ in 0..<50 where reply.count < count {
-            d.daemon.turn()
-            reply += client.readBytes(count - reply.count, seconds: 0)
-        }
-        return reply
-    }
 }

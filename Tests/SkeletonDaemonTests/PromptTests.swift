@@ -40,18 +40,13 @@ final class HandKeys: KeySource {
     func close() { closed = true }
 }
 
-/// The boot's questions on the skeleton: Plymouth's password requests and systemd's ask files
-/// answered from keys, the picture on screen, and what happens when nobody can type.
+/// The boot's questions end to end on a stepped daemon: Plymouth's password request and an ask
+/// file answered from keys over their real sockets, the picture on screen, and the loop waking
+/// for a keyboard unplugged and for an ask's `NotAfter=`. The questions' behaviour is
+/// `QuestionsOnScreenTests`' (the value), the agent's `PasswordAgentTests`'.
 @Suite(.serialized) struct PromptTests {
     static let size = Size(width: 640, height: 400)
     static let message = "Please unlock disk cryptroot:"
-    /// A layout with a place of its own for questions.
-    static let withPromptView = """
-        {"name": "p", "canvas": {"width": 200, "height": 100, "background": "#FFFFFF"},
-         "presentation": {"style": "solid", "animated": false},
-         "root": {"kind": "view", "children": [{"kind": "image", "frame": [10, 10, 40, 40]},
-           {"kind": "view", "id": "ask", "role": "prompt", "frame": [60, 10, 130, 60]}]}}
-        """
 
     final class Setup {
         let d: SteppedDaemon
@@ -60,15 +55,13 @@ final class HandKeys: KeySource {
         let askDirectory: String
         let input: String
 
-        init(keyboards: Int = 1, heads: [String]? = nil) throws {
+        init() throws {
             let base = FileManager.default.temporaryDirectory.path + "/prompt-\(UUID().uuidString.prefix(8))"
             askDirectory = base + "/ask-password"
             input = base + "/input"
             try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
             let settings = #"{"plymouth": {"listen": true, "socket": "\#(plymouthName)"}, "prompts": {"agent": "\#(askDirectory)", "inputDevices": "\#(input)"}}"#
-            d = try SteppedDaemon(layouts: TransitionEndTests.layouts.merging(["p": PromptTests.withPromptView]) { a, _ in a }, start: "a",
-                                  size: PromptTests.size, heads: heads, settings: settings)
-            keys.count = keyboards
+            d = try SteppedDaemon(layouts: TransitionEndTests.layouts, start: "a", size: PromptTests.size, settings: settings)
             let keys = self.keys
             d.daemon.prompts.openKeys = { keys }
         }
@@ -86,11 +79,6 @@ final class HandKeys: KeySource {
             d.step(to: d.clock.now + 0.05)
         }
 
-        /// The question as the screen shows it now.
-        var picture: PromptPicture? {
-            d.daemon.prompts.picture(of: d.daemon.screen.questions.current, notice: d.daemon.screen.questions.notice)
-        }
-
         func press(_ action: KeyAction) {
             d.daemon.press(action)
             d.daemon.turn()
@@ -98,14 +86,14 @@ final class HandKeys: KeySource {
         }
 
         /// The skeleton with `picture` over it, as the screen must show it.
-        func expected(_ picture: PromptPicture?, layout: String = "a") throws -> PixelBuffer {
-            let image = try d.render(layout, size: PromptTests.size)
+        func expected(_ picture: PromptPicture?) throws -> PixelBuffer {
+            let image = try d.render("a", size: PromptTests.size)
             if let picture { PromptOverlay(outputSize: PromptTests.size, sprites: ContentSprites()).draw(picture, region: image.canvas.bounds, into: image.canvas) }
             return image
         }
 
-        func screenShows(_ picture: PromptPicture?, layout: String = "a") throws -> Bool {
-            let want = try expected(picture, layout: layout)
+        func screenShows(_ picture: PromptPicture?) throws -> Bool {
+            let want = try expected(picture)
             let got = d.screen
             if got.pixels != want.pixels {
                 try? ImageFile.write(got.canvas, to: "/tmp/prompt-actual.png", format: .png)
@@ -115,11 +103,9 @@ final class HandKeys: KeySource {
             return true
         }
 
-        /// An ask file as systemd-ask-password writes it (to a temporary name, then renamed).
-        func writeAsk(_ name: String, socket: String, message: String = PromptTests.message, notAfter: UInt64 = 0, echo: Bool = false) throws {
-            let text = "[Ask]\nPID=1\nSocket=\(socket)\nAcceptCached=0\nEcho=\(echo ? 1 : 0)\nNotAfter=\(notAfter)\nMessage=\(message)\n"
-            try text.write(toFile: askDirectory + "/.tmp", atomically: false, encoding: .utf8)
-            try FileManager.default.moveItem(atPath: askDirectory + "/.tmp", toPath: askDirectory + "/" + name)
+        /// An ask file written, and the loop's turns that follow.
+        func writeAsk(_ name: String, socket: String, notAfter: UInt64 = 0) throws {
+            try PasswordAgentTests.writeAsk(name, into: askDirectory, socket: socket, message: PromptTests.message, notAfter: notAfter)
             d.step(to: d.clock.now + 0.05)
         }
     }
@@ -149,35 +135,37 @@ final class HandKeys: KeySource {
         #expect(!s.d.lines.all.contains { $0.contains("s3c") })
     }
 
-    // MARK: systemd's password agent protocol
-
-    // The agent alone (ask files read, answered, gone, expired, refused, capped) is in
-    // PasswordAgentTests; here, its questions on the screen and answered from keys.
-
-    /// A datagram socket like systemd-ask-password's, and what arrives on it.
-    final class Asker {
-        let path: String
-        let fd: Int32
-        init(directory: String) {
-            path = directory + "/sck.\(UUID().uuidString.prefix(6))"
-            fd = sk_unix_datagram_bind(path)
-        }
-        deinit { close(fd) }
-        func received() -> String? {
-            var buffer = [UInt8](repeating: 0, count: 512)
-            let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-            return n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self) : nil
-        }
+    /// The loop wakes for what the questions wait on: a keyboard unplugged (its descriptor), the
+    /// wait for another (the questions' deadline), an ask's `NotAfter=` (the agent's).
+    @Test func theLoopWakesForAKeyboardUnpluggedAndForTheDeadlines() throws {
+        let s = try Setup()
+        let client = try TestClient(path: "@" + s.plymouthName)
+        password(s, client)
+        s.type("abc")
+        s.keys.unplug()
+        s.d.step(to: s.d.clock.now + 0.05)
+        #expect(try s.screenShows(PromptPicture(message: Self.message, bullets: 3, notice: "Waiting for a keyboard")))
+        s.d.step(to: s.d.clock.now + QuestionQueue.keyboardWait)
+        #expect(client.readBytes(1, seconds: 0) == [5])
+        #expect(try s.screenShows(nil))
+        // NotAfter: one second from now on the daemon's monotonic clock.
+        s.keys.count = 1
+        let asker = try PasswordAgentTests.AskSocket(directory: s.askDirectory)
+        try s.writeAsk("ask.late", socket: asker.path, notAfter: UInt64((s.d.clock.now + 1) * 1_000_000))
+        #expect(try s.screenShows(PromptPicture(message: Self.message)))
+        s.d.step(to: s.d.clock.now + 1.5)
+        #expect(try s.screenShows(nil))
+        #expect(s.d.logContains("ask.late expired (NotAfter= passed)"))
     }
 
     @Test func anAskFileIsShownAndAnsweredOnItsSocket() throws {
         let s = try Setup()
-        let asker = Asker(directory: s.askDirectory)
+        let asker = try PasswordAgentTests.AskSocket(directory: s.askDirectory)
         try s.writeAsk("ask.a1", socket: asker.path)
         #expect(try s.screenShows(PromptPicture(message: Self.message)))
         s.type("Bär@Fuß")
         s.press(.enter)
-        #expect(asker.received() == "+Bär@Fuß")
+        #expect(asker.received() == Array("+Bär@Fuß".utf8))
         #expect(try s.screenShows(nil))
     }
 }

@@ -16,11 +16,18 @@ import Testing
     static let size = PromptTests.size
     static let message = PromptTests.message
     static let password = Prompt(kind: .password, message: message)
+    /// A layout with a place of its own for questions.
+    static let withPromptView = """
+        {"name": "p", "canvas": {"width": 200, "height": 100, "background": "#FFFFFF"},
+         "presentation": {"style": "solid", "animated": false},
+         "root": {"kind": "view", "children": [{"kind": "image", "frame": [10, 10, 40, 40]},
+           {"kind": "view", "id": "ask", "role": "prompt", "frame": [60, 10, 130, 60]}]}}
+        """
 
     static func ticket(_ serial: Int) -> PlymouthTicket { PlymouthTicket(connection: FileDescriptor(rawValue: 7), serial: serial) }
 
-    func screen(keyboards: Int = 1, outputs: [String] = ["memory"]) throws -> ScreenOnOutputs {
-        let layouts = TransitionEndTests.layouts.merging(["p": PromptTests.withPromptView]) { a, _ in a }
+    func onOutputs(keyboards: Int = 1, outputs: [String] = ["memory"]) throws -> ScreenOnOutputs {
+        let layouts = TransitionEndTests.layouts.merging(["p": Self.withPromptView]) { a, _ in a }
         let s = try ScreenOnOutputs(layouts: layouts, start: "a", outputs: outputs, size: Self.size, sprites: ContentSprites())
         s.keys.count = keyboards
         return s
@@ -38,7 +45,7 @@ import Testing
     }
 
     @Test func aWrongPassphraseAskedAgainShowsTheNewMessage() throws {
-        let s = try screen()
+        let s = try onOutputs()
         #expect(s.askPlymouth(Self.password, ticket: Self.ticket(1), now: 100) == nil, "answered when typed")
         s.type("wrong", now: 100.1)
         s.press(.enter, now: 100.2)
@@ -50,7 +57,7 @@ import Testing
     }
 
     @Test func aQuestionShowsWhatIsTyped() throws {
-        let s = try screen()
+        let s = try onOutputs()
         s.askPlymouth(Prompt(kind: .question, message: "Continue? [y/N]", echo: true), ticket: Self.ticket(1), now: 100)
         s.type("y", now: 100.1)
         s.draw(at: 100.1)
@@ -60,7 +67,7 @@ import Testing
     }
 
     @Test func aKeystrokeWatchGetsItsKey() throws {
-        let s = try screen()
+        let s = try onOutputs()
         #expect(s.watchKeystroke("cC", ticket: Self.ticket(1), now: 100) == nil)
         s.draw(at: 100.05)
         // No prompt for a watch; a key it does not watch is not its answer.
@@ -73,7 +80,7 @@ import Testing
     }
 
     @Test func escapeLeavesTheQuestionToTheConsole() throws {
-        let s = try screen()
+        let s = try onOutputs()
         s.askPlymouth(Self.password, ticket: Self.ticket(1), now: 100)
         s.type("abc", now: 100.1)
         s.press(.escape, now: 100.2)
@@ -81,12 +88,16 @@ import Testing
         #expect(s.log.contains("prompt: Escape: Plymouth's password request (\"\(Self.message)\") is left to the console"))
         #expect(s.log.contains("prompt: the console is shown for the question left to it"))
         #expect(s.screen.steppedAsideForQuestions)
-        #expect(!s.displayHeld, "the display is let go to the console")
+        #expect(s.released, "the display is let go to the console")
+        // A question that can be typed brings the skeleton back over the console.
+        s.askPlymouth(Self.password, ticket: Self.ticket(2), now: 100.3)
+        #expect(!s.released && !s.screen.steppedAsideForQuestions)
+        #expect(s.picture == PromptPicture(message: Self.message))
         #expect(s.desk.entry.isEmpty, "what was typed is wiped")
     }
 
     @Test func withNoKeyboardTheQuestionWaitsThenGetsNoAnswer() throws {
-        let s = try screen(keyboards: 0)
+        let s = try onOutputs(keyboards: 0)
         s.askPlymouth(Self.password, ticket: Self.ticket(1), now: 100)
         s.draw(at: 100.05)
         #expect(try shows(s, PromptPicture(message: Self.message, notice: "Waiting for a keyboard")))
@@ -100,7 +111,7 @@ import Testing
     }
 
     @Test func aKeyboardUnpluggedMidPassphraseWaitsForAnother() throws {
-        let s = try screen()
+        let s = try onOutputs()
         s.askPlymouth(Self.password, ticket: Self.ticket(1), now: 100)
         s.type("abc", now: 100.1)
         s.keyboardsChanged(to: 0, now: 100.2)
@@ -112,7 +123,7 @@ import Testing
     }
 
     @Test func aQuestionDuringADissolveIsDrawnOverIt() throws {
-        let s = try screen()
+        let s = try onOutputs()
         s.perform(.show(ShowRequest(layout: "b", transition: .crossDissolve(duration: 1))), now: 100)
         s.draw(at: 100.3)
         s.askPlymouth(Self.password, ticket: Self.ticket(1), now: 100.3)
@@ -126,7 +137,7 @@ import Testing
     }
 
     @Test func aLayoutsPromptViewHoldsTheQuestionWithNothingDimmed() throws {
-        let s = try screen()
+        let s = try onOutputs()
         s.perform(.show(ShowRequest(layout: "p", transition: TransitionSpec.none)), now: 100)
         s.askPlymouth(Self.password, ticket: Self.ticket(1), now: 100)
         s.type("ab", now: 100.1)
@@ -143,7 +154,7 @@ import Testing
     }
 
     @Test func everyOutputShowsTheQuestion() throws {
-        let s = try screen(outputs: ["HDMI-A-1", "DP-1"])
+        let s = try onOutputs(outputs: ["HDMI-A-1", "DP-1"])
         s.askPlymouth(Self.password, ticket: Self.ticket(1), now: 100)
         s.type("abcd", now: 100.1)
         s.draw(at: 100.1)
@@ -151,30 +162,39 @@ import Testing
         #expect(try shows(s, PromptPicture(message: Self.message, bullets: 4), output: "DP-1"))
     }
 
-    @Test func whileHiddenOrLentQuestionsGetNoAnswerAtOnce() throws {
-        let s = try screen()
+    @Test func whileLentToAnAppQuestionsGetNoAnswerAtOnce() throws {
+        let s = try onOutputs()
         s.perform(.deactivate, now: 100)
         #expect(s.askPlymouth(Self.password, ticket: Self.ticket(1), now: 100) == .noAnswer, "an app has the display")
+        #expect(s.watchKeystroke(nil, ticket: Self.ticket(2), now: 100) == .noAnswer)
+        #expect(s.desk.keys == nil, "no keyboard was opened")
         s.perform(.reactivate, now: 100.1)
-        s.perform(.hide(HideRequest(transition: TransitionSpec.none)), now: 100.2)
-        #expect(s.askPlymouth(Self.password, ticket: Self.ticket(2), now: 100.3) == .noAnswer)
+        #expect(s.askPlymouth(Self.password, ticket: Self.ticket(3), now: 100.1) == nil, "the display is the skeleton's again")
+        #expect(s.screen.questions.current?.asker == .plymouth(Self.ticket(3)))
+    }
+
+    @Test func whileHiddenQuestionsGetNoAnswerAtOnce() throws {
+        let s = try onOutputs()
+        s.perform(.hide(HideRequest(transition: TransitionSpec.none)), now: 100)
+        #expect(s.displayHeld, "outputs in memory stay open: the state alone refuses")
+        #expect(s.askPlymouth(Self.password, ticket: Self.ticket(1), now: 100.1) == .noAnswer)
         #expect(s.log.contains("plymouth: a password request (\"\(Self.message)\") while the skeleton does not show: no answer, the client asks on its own"))
-        #expect(s.watchKeystroke(nil, ticket: Self.ticket(3), now: 100.3) == .noAnswer)
-        s.offer([PasswordAsk(file: "ask.1", socket: "sck.1", message: Self.message)], now: 100.3)
+        #expect(s.watchKeystroke(nil, ticket: Self.ticket(2), now: 100.1) == .noAnswer)
+        s.offer([PasswordAsk(file: "ask.1", socket: "sck.1", message: Self.message)], now: 100.1)
         #expect(s.screen.questions.open.isEmpty, "the agent's ask waits for the next show")
-        #expect(s.sent.isEmpty && !s.keys.closed, "no keyboard was opened")
+        #expect(s.sent.isEmpty && s.desk.keys == nil, "no keyboard was opened")
     }
 
     @Test func duringAHidesFadeQuestionsGetNoAnswerAtOnce() throws {
-        let s = try screen()
+        let s = try onOutputs()
         s.perform(.hide(HideRequest(transition: .crossDissolve(duration: 1))), now: 100)
-        #expect(s.displayHeld, "the display is held while the skeleton fades out")
+        #expect(!s.released, "the display is held while the skeleton fades out")
         #expect(s.askPlymouth(Self.password, ticket: Self.ticket(1), now: 100.5) == .noAnswer)
         #expect(s.screen.questions.open.isEmpty)
     }
 
     @Test func aClientThatLeavesTakesItsQuestionAway() throws {
-        let s = try screen()
+        let s = try onOutputs()
         s.askPlymouth(Self.password, ticket: Self.ticket(1), now: 100)
         s.type("ab", now: 100.1)
         s.change { $0.plymouthAbandoned(Self.ticket(1)) }
@@ -184,8 +204,25 @@ import Testing
         #expect(s.desk.entry.isEmpty)
     }
 
+    @Test func theAgentsAsksComeOnScreenInTurnAndEachOnce() throws {
+        let s = try onOutputs()
+        let asks = (1...3).map { PasswordAsk(file: "ask.\($0)", socket: "sck.\($0)", message: "Question \($0)") }
+        s.offer(asks, now: 100)
+        #expect(s.screen.questions.open.map(\.asker) == asks.map { .agent($0) })
+        #expect(s.picture == PromptPicture(message: "Question 1"))
+        s.offer(asks, now: 100.1)
+        #expect(s.screen.questions.open.count == 3, "an ask already open is not taken again")
+        s.press(.escape, now: 100.2)
+        #expect(s.picture == PromptPicture(message: "Question 2"))
+        s.offer(asks, now: 100.3)
+        #expect(s.screen.questions.open.count == 2, "an ask left to the console's agent is not taken again")
+        s.type("pw", now: 100.4)
+        s.press(.enter, now: 100.5)
+        #expect(s.sent == [.answer(.agent(asks[1]), "pw")])
+    }
+
     @Test func keysHeldBeyondTheCapAreRefusedAndSaid() throws {
-        let s = try screen()
+        let s = try onOutputs()
         let ask = PasswordAsk(file: "/run/systemd/ask-password/ask.long", socket: "/run/systemd/ask-password/sck.long", message: Self.message)
         s.offer([ask], now: 100)
         s.type(String(repeating: "a", count: 300), now: 100.1)

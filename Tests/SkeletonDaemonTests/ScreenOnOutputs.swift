@@ -21,10 +21,11 @@ final class ScreenOnOutputs {
     /// The keyboards and what is typed, as the daemon's.
     let desk: PromptDesk
     let keys = HandKeys()
-    /// The display is open and not lent to an app: questions may be put on the skeleton.
-    private(set) var displayHeld = true
-    /// `deactivate` lent the display to an app, until `reactivate`.
+    /// `deactivate` lent the display to an app, until `reactivate` (the host's `deactivated`).
     private(set) var lent = false
+    /// The display is let go (to the console, to an app, or hidden), until taken back (the
+    /// host's `released`).
+    private(set) var released = false
     /// Plymouth's replies and the answers typed, in the order the effects sent them.
     private(set) var sent: [Sent] = []
     /// What the effects logged, as the daemon's logger writes it (`<N>` and the escaped text).
@@ -57,8 +58,14 @@ final class ScreenOnOutputs {
         draw(at: now)
     }
 
+    /// Outputs in memory stay open when let go (`DisplayHost.close` keeps a memory display), so
+    /// the display is held for questions, as the daemon says it, unless it is lent.
+    var displayHeld: Bool { !lent }
+
     @discardableResult
     func perform(_ command: Command, now: Double) -> CommandAnswer {
+        var world = self.world
+        world.deactivated = lent
         let (answer, effects) = screen.perform(command, in: world, now: now)
         carryOut(effects)
         return answer
@@ -160,14 +167,14 @@ final class ScreenOnOutputs {
             switch effect {
             case .fadeToConsole: for output in outputs { output.compositor.clearBeneath() }
             case .closeDisplay:
-                displayHeld = false
+                released = true
                 for output in outputs { output.compositor.draw(nil) }
-            case .releaseDisplay: displayHeld = false
+            case .releaseDisplay: released = true
             case .deactivateDisplay:
                 lent = true
-                displayHeld = false
+                released = true
             case .reactivateDisplay: lent = false
-            case .reacquireDisplay: displayHeld = !lent
+            case .reacquireDisplay: if !lent { released = false }
             case .replyPlymouth(let ticket, let reply): sent.append(.reply(ticket, reply))
             case .sendAnswer(let question):
                 sent.append(.answer(question.asker, desk.entry.visibleText))

@@ -9,7 +9,7 @@ import Testing
 /// Faults of the machine's card (issue 48, items 1 and 2), on a DRM card in memory behind the
 /// real provider and DRM output, driven through the display host with no daemon (`HostOnCard`):
 /// another program takes DRM master without `deactivate`; the card goes away and comes back, or
-/// never does.
+/// never does (and once through a stepped daemon, for its loop's sleep).
 @Suite(.serialized) struct CardFaultTests {
     /// A card node in the file system (the provider looks for it) and its device in memory.
     final class Card {
@@ -102,14 +102,31 @@ import Testing
         #expect(h.host.display == nil, "the card that went is closed")
         let turnsBefore = h.turns
         h.step(to: h.clock.now + 600)
-        print("card gone for good: \(h.turns - turnsBefore) loop turns in 600 s")
         #expect(h.host.display == nil, "no memory output on a machine that has a card")
-        #expect(h.turns - turnsBefore < 200, "no busy loop: \(h.turns - turnsBefore) turns in ten minutes")
+        #expect(h.turns - turnsBefore < 200, "the looks for it back off: \(h.turns - turnsBefore) turns in ten minutes")
         #expect(h.logContains("this machine's card went away"))
-        // What `status` reports: its backend ("none" with no display) and its problem.
+        // The problem `status` reports.
         let problem = h.host.problem
         #expect(problem?.hasPrefix("no display: waiting for one since") == true, "\(problem ?? "no problem")")
         #expect(problem?.hasSuffix("(the card went away)") == true)
+    }
+
+    /// The daemon's loop, not only the host, sleeps while the card is gone: its other deadlines
+    /// do not wake it over and over; `status` says why nothing shows.
+    @Test func theDaemonSleepsWhileTheCardIsGone() throws {
+        let card = try Card()
+        let d = try SteppedDaemon(layouts: ["simple": TestLayouts.simpleText], start: "simple", drmCard: card.path)
+        d.step(to: d.clock.now + 0.2)
+        card.unplug()
+        d.step(to: d.clock.now + 0.1)
+        let turnsBefore = d.events.waits
+        d.step(to: d.clock.now + 600)
+        print("card gone for good: \(d.events.waits - turnsBefore) loop turns in 600 s")
+        #expect(d.events.waits - turnsBefore < 200, "no busy loop: \(d.events.waits - turnsBefore) turns in ten minutes")
+        let client = try d.connect()
+        let status = try #require(d.request(client, #"{"command": "status"}"#))
+        #expect(status["backend"]?.stringValue == "none")
+        #expect(status["problem"]?.stringValue?.hasSuffix("(the card went away)") == true, "\(status)")
     }
 
     @Test func aCardThatComesBackShowsTheSameLookAgain() throws {

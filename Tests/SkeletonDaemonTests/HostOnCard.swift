@@ -28,8 +28,6 @@ final class HostOnCard {
     private(set) var needsDraw = false
     /// What the last present found.
     private(set) var lastPresent: DisplayHost.PresentOutcome?
-    /// What the host reported, in order.
-    private(set) var reports: [HostEvent] = []
     /// How many times the loop turned.
     private(set) var turns = 0
     private var pacer: FramePacer
@@ -56,7 +54,6 @@ final class HostOnCard {
         host = DisplayHost(settings: settings, logger: Logger(level: .debug, sink: { lines.add($0) }, clock: { clock.now }), clock: clock,
                            provider: card == nil ? MemoryDisplayProvider() : DRMDisplayProvider(), start: StartFrames(), mark: { _ in })
         host.report = { [unowned self] event in
-            reports.append(event)
             if event == .attached { needsDraw = true }
         }
         host.vtSwitch = terminals.map(VTSwitch.init)

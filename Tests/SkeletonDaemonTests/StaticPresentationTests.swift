@@ -2,15 +2,14 @@ import Foundation
 @testable import SkeletonDaemon
 @testable import SkeletonSettings
 import SkeletonLayout
-import SkeletonProtocol
 import SkeletonRender
 import Testing
 
 /// A presentation that does not animate (`"animated": false`, the natural choice for a boot
-/// splash) still owes the frames of what moves on its own: a bar sliding to a new value from
-/// any source (the socket, Plymouth, psplash) and an indeterminate bar. The stepped loop wakes
-/// only where the real one would, so a daemon that does not ask for those frames stands still
-/// here too.
+/// splash) still owes the frames of what moves on its own: a bar sliding to a new value and an
+/// indeterminate bar. The stepped loop wakes only where the real one would, so a daemon that
+/// does not ask for those frames stands still here too. (Plymouth's and psplash's progress,
+/// through their adapters, are `PlymouthOnScreenTests`'.)
 @Suite struct StaticPresentationTests {
     /// The bar's fill ends at x = 200 * value (the layout of `ContentCommandTests.splash`).
     func fillEnd(_ d: SteppedDaemon) -> Int {
@@ -88,4 +87,3 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: path))
     }
 }
-

@@ -6,9 +6,9 @@ import SkeletonSystem
 import Testing
 
 /// Plymouth's socket name already taken (plymouthd runs, or another daemon): a second
-/// `PlymouthServer` on it fails with an error that says so (the daemon logs it in "plymouth:
-/// cannot listen on @NAME (ERROR)" and goes on without Plymouth's socket), and the server that
-/// holds the name goes on answering.
+/// `PlymouthServer` on it fails with an error that says so, which `Daemon.start` quotes in its
+/// warning before going on without Plymouth's socket; the server that holds the name goes on
+/// answering.
 @Suite struct PlymouthNameTakenTests {
     @Test func aTakenNameIsAnErrorAndTheServerHoldingItGoesOn() throws {
         let name = "/skeletond-test-\(UUID().uuidString.prefix(8))"

@@ -34,11 +34,7 @@ final class ServerOnTransport {
         case .success(let loaded): layout = loaded
         case .failure(let error): throw HarnessError("layout: \(error)")
         }
-        // As the daemon's `treeJSON`: the look in force, resolved at the output's size.
-        let look = SkeletonLook(layoutName: "default", layout: layout)
-        var resolver = LayoutResolver(layout: look.layout, outputSize: Size(width: 200, height: 100), appearance: look.appearance,
-                                      stagger: look.presentation.animation.stagger, content: look.content)
-        tree = resolver.resolve().treeDocument(layoutName: look.layoutName)
+        tree = Daemon.tree(of: SkeletonLook(layoutName: "default", layout: layout), at: Size(width: 200, height: 100))
         events = SteppedEventSource(memory: transport)
         let lines = self.lines, now = self.now
         server = ControlServer(transport: transport, logger: Logger(level: .debug, sink: { lines.add($0) }, clock: { now }))

@@ -52,8 +52,10 @@ extension Daemon {
         return content
     }
 
-    func treeJSON(_ look: SkeletonLook) -> JSONValue {
-        let size = host.firstOutputSize ?? look.layout.canvas.size
+    func treeJSON(_ look: SkeletonLook) -> JSONValue { Self.tree(of: look, at: host.firstOutputSize ?? look.layout.canvas.size) }
+
+    /// `tree`'s document: `look` resolved at an output's `size`.
+    static func tree(of look: SkeletonLook, at size: Size) -> JSONValue {
         var resolver = LayoutResolver(layout: look.layout, outputSize: size, appearance: look.appearance,
                                       stagger: look.presentation.animation.stagger, content: look.content)
         return resolver.resolve().treeDocument(layoutName: look.layoutName)

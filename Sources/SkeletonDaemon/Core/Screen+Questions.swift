@@ -3,7 +3,9 @@ import SkeletonProtocol
 
 /// The boot's questions on the screen: a Plymouth client's password, question or keystroke
 /// watch, and the password agent's asks, are put on it only while it takes questions; what
-/// the questions ask (`QuestionQueue.Effect`) becomes the screen's effects.
+/// the questions ask (`QuestionQueue.Effect`) becomes the screen's effects. `keyboards`, the
+/// shell's, opens the keyboards for a question taken and says how many; it runs inside the
+/// transition, so it must not touch the screen.
 extension Screen {
     /// Whether a question can be put on screen now: the skeleton shows, on a display held here
     /// (`displayHeld`: open, and not lent by `deactivate` to a display server, which would hide
@@ -12,8 +14,7 @@ extension Screen {
         session.state == .showing && displayHeld && goingDown == nil
     }
 
-    /// A Plymouth client's password or question. `keyboards` opens them and says how many; it is
-    /// called only for a question put on screen. The reply is the answer given at once: "no
+    /// A Plymouth client's password or question. The reply is the answer given at once: "no
     /// answer" while no question can be put on screen (the client then asks on the console);
     /// nil when it comes as typed (`replyPlymouth`, `sendAnswer`).
     mutating func askPlymouth(_ prompt: Prompt, ticket: PlymouthTicket, displayHeld: Bool, keyboards: () -> Int,

@@ -101,10 +101,3 @@ struct FrameCacheStartTests {
         #expect(drawn != entry.pixels)
     }
 }
-
-final class LogLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func add(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
-}

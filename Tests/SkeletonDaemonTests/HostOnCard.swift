@@ -51,7 +51,7 @@ final class HostOnCard {
         settings.frameCacheDirectory = nil
         pacer = FramePacer(maxFPS: settings.maxFPS)
         let lines = self.lines, clock = self.clock
-        host = DisplayHost(settings: settings, logger: Logger(level: .debug, sink: { lines.add($0) }, clock: { clock.now }), clock: clock,
+        host = DisplayHost(settings: settings, logger: lines.logger(clock: { clock.now }), clock: clock,
                            provider: card == nil ? MemoryDisplayProvider() : DRMDisplayProvider(), start: StartFrames(), mark: { _ in })
         host.report = { [unowned self] event in
             if event == .attached { needsDraw = true }
@@ -183,5 +183,5 @@ final class HostOnCard {
         host.shutdown(retained: session.retained)
     }
 
-    func logContains(_ text: String) -> Bool { lines.all.contains { $0.contains(text) } }
+    func logContains(_ text: String) -> Bool { lines.contain(text) }
 }

@@ -24,8 +24,7 @@ import Testing
             base = FileManager.default.temporaryDirectory.path + "/agent-\(UUID().uuidString.prefix(8))"
             directory = base + "/ask-password"
             try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
-            let lines = self.lines
-            agent = PasswordAgent(directory: directory, logger: Logger(level: .debug, sink: { lines.add($0) }, clock: { 100 }))
+            agent = PasswordAgent(directory: directory, logger: lines.logger())
         }
 
         deinit {
@@ -33,7 +32,7 @@ import Testing
             try? FileManager.default.removeItem(atPath: base)
         }
 
-        func logContains(_ text: String) -> Bool { lines.all.contains { $0.contains(text) } }
+        func logContains(_ text: String) -> Bool { lines.contain(text) }
         func logCount(_ text: String) -> Int { lines.all.filter { $0.contains(text) }.count }
 
         func writeAsk(_ name: String, socket: String, message: String = PasswordAgentTests.message, notAfter: UInt64 = 0, echo: Bool = false) throws {

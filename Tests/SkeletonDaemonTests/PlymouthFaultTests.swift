@@ -25,8 +25,7 @@ import Testing
         private(set) var abandoned: [PlymouthTicket] = []
 
         init() throws {
-            let lines = self.lines
-            server = try PlymouthServer(name: name, logger: Logger(level: .debug, sink: { lines.add($0) }, clock: { 100 }))
+            server = try PlymouthServer(name: name, logger: lines.logger())
             server.execute = { [unowned self] request, ticket in
                 executed.append((request, ticket))
                 return answersLater ? nil : .ack
@@ -40,7 +39,7 @@ import Testing
 
         var socket: String { "@" + name }
 
-        func logContains(_ text: String) -> Bool { lines.all.contains { $0.contains(text) } }
+        func logContains(_ text: String) -> Bool { lines.contain(text) }
 
         func turn() {
             var watches: [Watch] = []

@@ -13,7 +13,7 @@ import Testing
     @Test func aTakenNameIsAnErrorAndTheServerHoldingItGoesOn() throws {
         let name = "/skeletond-test-\(UUID().uuidString.prefix(8))"
         let lines = LogLines()
-        let logger = Logger(level: .debug, sink: { lines.add($0) }, clock: { 100 })
+        let logger = lines.logger()
         let first = try PlymouthServer(name: name, logger: logger)
         defer { first.close() }
         first.execute = { _, _ in .ack }

@@ -22,9 +22,8 @@ import Testing
 
         init(layouts: [String: String] = PlymouthTests.layouts, start: String = "a") throws {
             s = try ScreenOnOutputs(layouts: layouts, start: start)
-            let lines = self.lines, clock = self.clock
-            adapter = PlymouthAdapter(socket: "@/org/freedesktop/plymouthd",
-                                      logger: Logger(level: .debug, sink: { lines.add($0) }, clock: { clock.now }))
+            let clock = self.clock
+            adapter = PlymouthAdapter(socket: "@/org/freedesktop/plymouthd", logger: lines.logger(clock: { clock.now }))
         }
 
         /// The reply to `request` given at once; nil: it comes later (a question, a watch).
@@ -53,7 +52,7 @@ import Testing
             ask(PlymouthRequest(command: command, argument: argument.map { Array($0.utf8) }))
         }
 
-        func logContains(_ text: String) -> Bool { lines.all.contains { $0.contains(text) } }
+        func logContains(_ text: String) -> Bool { lines.contain(text) }
     }
 
     @Test func statusMessagesAndProgressAreKept() throws {

@@ -19,13 +19,12 @@ import Testing
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("fifo-\(UUID().uuidString.prefix(8))").path
             path = directory + "/psplash_fifo"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            let lines = self.lines
-            logger = Logger(level: .debug, sink: { lines.add($0) }, clock: { 100 })
+            logger = lines.logger()
         }
 
         deinit { try? FileManager.default.removeItem(atPath: directory) }
 
-        func logContains(_ text: String) -> Bool { lines.all.contains { $0.contains(text) } }
+        func logContains(_ text: String) -> Bool { lines.contain(text) }
 
         /// Whether something of the kind `type` (S_IFIFO, S_IFREG, S_IFLNK) is at the path, not followed.
         func holds(_ type: mode_t) -> Bool {

@@ -37,7 +37,7 @@ final class ServerOnTransport {
         tree = Daemon.tree(of: SkeletonLook(layoutName: "default", layout: layout), at: Size(width: 200, height: 100))
         events = SteppedEventSource(memory: transport)
         let lines = self.lines, now = self.now
-        server = ControlServer(transport: transport, logger: Logger(level: .debug, sink: { lines.add($0) }, clock: { now }))
+        server = ControlServer(transport: transport, logger: lines.logger(clock: { now }))
         server.execute = { [unowned self] request, client in
             carriedOut.append(request.command)
             client.reply(reply(to: request))
